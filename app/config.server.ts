@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+/** The Worker's bindings and variables, checked once per request (bindings enter in one place). */
+const EnvSchema = z.object({
+  ENVIRONMENT: z.enum(["development", "test", "production"]).default("development"),
+  DEMO_MODE: z
+    .string()
+    .optional()
+    .transform((value) => value === "true"),
+  SUPPORT_EMAIL: z.string().default("support@expertanswers.example"),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  STRIPE_SUBSCRIPTION_PRICE_ID: z.string().optional(),
+  /** Test-only: points the Stripe client at a local fake. */
+  STRIPE_API_BASE: z.string().optional(),
+  EMAIL_API_KEY: z.string().optional(),
+  EMAIL_FROM: z.string().optional(),
+  EMAIL_API_BASE: z.string().optional(),
+});
+
+export type AppConfig = {
+  environment: "development" | "test" | "production";
+  isProduction: boolean;
+  /** Demo pages (quick logins, /test-login, /test-audio) and the demo account box. */
+  demoMode: boolean;
+  /** No Stripe key: payments are skipped and the screens say so. Never in production. */
+  paymentsTestMode: boolean;
+  supportEmail: string;
+  stripe: {
+    secretKey?: string;
+    publishableKey?: string;
+    webhookSecret?: string;
+    subscriptionPriceId?: string;
+    apiBase?: string;
+  };
+  email: { apiKey?: string; from?: string; apiBase?: string };
+};
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, unknown>): AppConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid Worker configuration: ${parsed.error.message}`);
+  }
+  const vars = parsed.data;
+  const isProduction = vars.ENVIRONMENT === "production";
+  const paymentsTestMode = !vars.STRIPE_SECRET_KEY;
+  if (isProduction && paymentsTestMode) {
+    throw new ConfigError(
+      "STRIPE_SECRET_KEY is required when ENVIRONMENT=production (test mode is refused).",
+    );
+  }
+  if (isProduction && vars.DEMO_MODE) {
+    throw new ConfigError("DEMO_MODE must be off when ENVIRONMENT=production.");
+  }
+  return {
+    environment: vars.ENVIRONMENT,
+    isProduction,
+    demoMode: vars.DEMO_MODE,
+    paymentsTestMode,
+    supportEmail: vars.SUPPORT_EMAIL,
+    stripe: {
+      secretKey: vars.STRIPE_SECRET_KEY,
+      publishableKey: vars.STRIPE_PUBLISHABLE_KEY,
+      webhookSecret: vars.STRIPE_WEBHOOK_SECRET,
+      subscriptionPriceId: vars.STRIPE_SUBSCRIPTION_PRICE_ID,
+      apiBase: vars.STRIPE_API_BASE,
+    },
+    email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
+  };
+}

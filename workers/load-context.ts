@@ -1,0 +1,61 @@
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { type AppConfig, parseConfig } from "~/config.server";
+import { createDatabase, type Database, type QueryCounter } from "~/db/client.server";
+import type { Env } from "./env";
+
+export const SESSION_COOKIE = "__session";
+export const BOOKMARK_COOKIE = "__d1b";
+
+declare module "@remix-run/cloudflare" {
+  interface AppLoadContext {
+    config: AppConfig;
+    /** Reads that may come from a nearby replica (anonymous) or honour the user's bookmark. */
+    db: Database;
+    /** Strongly consistent: auth, sessions and payments read here. */
+    primaryDb: Database;
+    cache: KVNamespace;
+    media: R2Bucket;
+    requestId: string;
+    queries: QueryCounter;
+    waitUntil: (promise: Promise<unknown>) => void;
+    /** Milliseconds since the epoch; tests replace it through the request clock header in test env. */
+    now: () => number;
+  }
+}
+
+export function readCookie(request: Request, name: string): string | undefined {
+  const header = request.headers.get("Cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return undefined;
+}
+
+export type RequestState = { context: AppLoadContext; d1Session: D1DatabaseSession | null };
+
+/**
+ * Builds the per-request context. D1 read replication: anonymous requests read from any replica;
+ * a signed-in user's bookmark (a cookie) makes their reads at least as new as their last write.
+ */
+export function createLoadContext(request: Request, env: Env, ctx: ExecutionContext): RequestState {
+  const config = parseConfig(env);
+  const queries: QueryCounter = { count: 0 };
+  const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
+  const bookmark = readCookie(request, BOOKMARK_COOKIE);
+  const constraint = signedIn ? (bookmark ?? "first-primary") : "first-unconstrained";
+  const d1Session = typeof env.DB.withSession === "function" ? env.DB.withSession(constraint) : null;
+  const context: AppLoadContext = {
+    config,
+    db: createDatabase(d1Session ?? env.DB, queries),
+    primaryDb: createDatabase(env.DB, queries),
+    cache: env.CACHE,
+    media: env.MEDIA,
+    requestId: request.headers.get("cf-ray") ?? crypto.randomUUID(),
+    queries,
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    now: () => Date.now(),
+  };
+  return { context, d1Session };
+}
