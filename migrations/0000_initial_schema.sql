@@ -142,6 +142,7 @@ CREATE TABLE `experts` (
 	`social_website` text,
 	`time_zone` text DEFAULT 'America/New_York' NOT NULL,
 	`is_available` integer DEFAULT true NOT NULL,
+	`deleted_at` integer,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	`updated_at` integer,
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade,

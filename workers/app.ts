@@ -1,7 +1,9 @@
 import * as build from "virtual:remix-server-build";
 import { createRequestHandler } from "@remix-run/cloudflare";
+import { SESSION_COOKIE } from "~/auth/session.server";
+import { readCookie } from "~/lib/cookies";
 import type { Env } from "./env";
-import { BOOKMARK_COOKIE, createLoadContext, readCookie, SESSION_COOKIE } from "./load-context";
+import { BOOKMARK_COOKIE, createLoadContext } from "./load-context";
 import { runScheduledTasks } from "./scheduled";
 
 // Remix shows error details only in development mode; every other environment gets the production handler.
@@ -30,7 +32,7 @@ export default {
     if (
       bookmark &&
       readCookie(request, SESSION_COOKIE) &&
-      bookmark !== readCookie(request, BOOKMARK_COOKIE)
+      encodeURIComponent(bookmark) !== readCookie(request, BOOKMARK_COOKIE)
     ) {
       response = new Response(response.body, response);
       response.headers.append(

@@ -1,9 +1,10 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
+import { SESSION_COOKIE } from "~/auth/session.server";
 import { type AppConfig, parseConfig } from "~/config.server";
 import { createDatabase, type Database, type QueryCounter } from "~/db/client.server";
+import { readCookie } from "~/lib/cookies";
 import type { Env } from "./env";
 
-export const SESSION_COOKIE = "__session";
 export const BOOKMARK_COOKIE = "__d1b";
 
 declare module "@remix-run/cloudflare" {
@@ -23,16 +24,6 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export function readCookie(request: Request, name: string): string | undefined {
-  const header = request.headers.get("Cookie");
-  if (!header) return undefined;
-  for (const part of header.split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
-  }
-  return undefined;
-}
-
 export type RequestState = { context: AppLoadContext; d1Session: D1DatabaseSession | null };
 
 /**
@@ -43,7 +34,7 @@ export function createLoadContext(request: Request, env: Env, ctx: ExecutionCont
   const config = parseConfig(env);
   const queries: QueryCounter = { count: 0 };
   const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
-  const bookmark = readCookie(request, BOOKMARK_COOKIE);
+  const bookmark = decodeURIComponentSafe(readCookie(request, BOOKMARK_COOKIE));
   const constraint = signedIn ? (bookmark ?? "first-primary") : "first-unconstrained";
   const d1Session = typeof env.DB.withSession === "function" ? env.DB.withSession(constraint) : null;
   const context: AppLoadContext = {
@@ -58,4 +49,13 @@ export function createLoadContext(request: Request, env: Env, ctx: ExecutionCont
     now: () => Date.now(),
   };
   return { context, d1Session };
+}
+
+function decodeURIComponentSafe(value: string | undefined) {
+  if (value === undefined) return undefined;
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }

@@ -175,6 +175,8 @@ export const experts = sqliteTable(
     /** IANA zone the weekly schedule is written in. */
     timeZone: text("time_zone").notNull().default("America/New_York"),
     isAvailable: integer("is_available", { mode: "boolean" }).notNull().default(true),
+    /** Set when the owner deletes their account: the profile disappears, bookings and payments stay. */
+    deletedAt: instant("deleted_at"),
     createdAt: createdAt(),
     updatedAt: instant("updated_at"),
   },

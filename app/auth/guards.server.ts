@@ -1,0 +1,44 @@
+import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
+import { isAdminUser, isExpertUser, type SessionUser } from "~/models/users.server";
+import { getOptionalUser } from "./session.server";
+
+function returnPath(request: Request) {
+  const url = new URL(request.url);
+  return `${url.pathname}${url.search}`;
+}
+
+const loginRedirect = (loginPath: string, request: Request) =>
+  redirect(`${loginPath}?${new URLSearchParams({ redirectTo: returnPath(request) })}`);
+
+/** Where a person lands after signing in (SPEC.md "Auth"). */
+export function homePathFor(user: SessionUser): string {
+  if (isExpertUser(user)) return "/expert/dashboard";
+  if (isAdminUser(user)) return "/admin/dashboard";
+  return "/dashboard";
+}
+
+export async function requireUser(
+  context: AppLoadContext,
+  request: Request,
+  { loginPath = "/auth" }: { loginPath?: string } = {},
+): Promise<SessionUser> {
+  const user = await getOptionalUser(context, request);
+  if (!user) throw loginRedirect(loginPath, request);
+  return user;
+}
+
+/**
+ * Expert pages: signed out goes to /expert/login, signed in without permission to /forbidden.
+ * Admins may enter; `expertId` is null for an admin without a profile of their own.
+ */
+export async function requireExpert(context: AppLoadContext, request: Request) {
+  const user = await requireUser(context, request, { loginPath: "/expert/login" });
+  if (!isExpertUser(user) && !isAdminUser(user)) throw redirect("/forbidden");
+  return { user, expertId: user.expertProfile?.id ?? null };
+}
+
+export async function requireAdmin(context: AppLoadContext, request: Request): Promise<SessionUser> {
+  const user = await requireUser(context, request, { loginPath: "/admin/login" });
+  if (!isAdminUser(user)) throw redirect("/forbidden");
+  return user;
+}

@@ -1,0 +1,222 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { hashPassword, verifyPassword } from "~/auth/password.server";
+import type { Database } from "~/db/client.server";
+import {
+  bookings,
+  experts,
+  notifications,
+  questions,
+  sessions,
+  userFavorites,
+  users,
+} from "~/db/schema.server";
+
+/** What the app knows about the signed-in person: never the password hash. */
+export type SessionUser = {
+  id: number;
+  username: string;
+  name: string | null;
+  email: string;
+  role: "user" | "expert" | "admin";
+  isAdmin: boolean;
+  profileImage: string | null;
+  subscriptionStatus: string | null;
+  subscriptionEndDate: Date | null;
+  expertProfile: {
+    id: number;
+    customUrl: string | null;
+    profileImage: string | null;
+    questionRate: number;
+    sessionPrice: number;
+  } | null;
+};
+
+export class UsernameTakenError extends Error {
+  constructor() {
+    super("That username is already taken");
+  }
+}
+
+export const sessionUserColumns = {
+  id: users.id,
+  username: users.username,
+  name: users.name,
+  email: users.email,
+  role: users.role,
+  isAdmin: users.isAdmin,
+  profileImage: users.profileImage,
+  subscriptionStatus: users.subscriptionStatus,
+  subscriptionEndDate: users.subscriptionEndDate,
+  expertId: experts.id,
+  expertCustomUrl: experts.customUrl,
+  expertProfileImage: experts.profileImage,
+  expertQuestionRate: experts.questionRate,
+  expertSessionPrice: experts.sessionPrice,
+};
+
+type SessionUserRow = {
+  [K in keyof typeof sessionUserColumns]: (typeof sessionUserColumns)[K]["_"]["data"] | null;
+};
+
+export function toSessionUser(row: SessionUserRow): SessionUser {
+  return {
+    id: row.id!,
+    username: row.username!,
+    name: row.name,
+    email: row.email!,
+    role: row.role ?? "user",
+    isAdmin: Boolean(row.isAdmin),
+    profileImage: row.profileImage ?? row.expertProfileImage,
+    subscriptionStatus: row.subscriptionStatus,
+    subscriptionEndDate: row.subscriptionEndDate,
+    expertProfile:
+      row.expertId === null
+        ? null
+        : {
+            id: row.expertId,
+            customUrl: row.expertCustomUrl,
+            profileImage: row.expertProfileImage,
+            questionRate: row.expertQuestionRate ?? 500,
+            sessionPrice: row.expertSessionPrice ?? 0,
+          },
+  };
+}
+
+/** SPEC.md section 6: expert = role expert or an expert profile; admin = role admin or isAdmin. */
+export const isExpertUser = (user: SessionUser) => user.role === "expert" || user.expertProfile !== null;
+export const isAdminUser = (user: SessionUser) => user.role === "admin" || user.isAdmin;
+
+export async function getSessionUserById(db: Database, userId: number): Promise<SessionUser | null> {
+  const [row] = await db
+    .select(sessionUserColumns)
+    .from(users)
+    .leftJoin(experts, and(eq(experts.userId, users.id), isNull(experts.deletedAt)))
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+    .limit(1);
+  return row ? toSessionUser(row) : null;
+}
+
+/** Finds the account for sign-in by username, case-insensitively. */
+export async function findCredentialsByUsername(db: Database, username: string) {
+  const [row] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(sql`lower(${users.username}) = lower(${username})`, isNull(users.deletedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+const isUniqueViolation = (error: unknown) => String((error as Error)?.message ?? error).includes("UNIQUE");
+
+export async function createUser(
+  db: Database,
+  input: {
+    username: string;
+    email: string;
+    password: string;
+    name?: string | null;
+    firstName?: string | null;
+    lastName?: string | null;
+  },
+): Promise<number> {
+  const passwordHash = await hashPassword(input.password);
+  const name = input.name ?? ([input.firstName, input.lastName].filter(Boolean).join(" ") || null);
+  try {
+    // Role and admin flags are never taken from input: every new account is a plain user.
+    const [row] = await db
+      .insert(users)
+      .values({
+        username: input.username,
+        email: input.email,
+        passwordHash,
+        name,
+        firstName: input.firstName ?? null,
+        lastName: input.lastName ?? null,
+      })
+      .returning({ id: users.id });
+    return row.id;
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new UsernameTakenError();
+    throw error;
+  }
+}
+
+export async function updateUserProfile(
+  db: Database,
+  userId: number,
+  input: { name: string; email: string },
+) {
+  await db
+    .update(users)
+    .set({ name: input.name, email: input.email })
+    .where(and(eq(users.id, userId), isNull(users.deletedAt)));
+}
+
+export type ChangePasswordResult = "changed" | "wrong_current_password";
+
+/** Changes the password and ends every other session of the user, so a stolen cookie dies with it. */
+export async function changeUserPassword(
+  db: Database,
+  input: { userId: number; currentPassword: string; newPassword: string; keepSessionId: string | null },
+): Promise<ChangePasswordResult> {
+  const [row] = await db
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(users.id, input.userId), isNull(users.deletedAt)))
+    .limit(1);
+  if (!row || !(await verifyPassword(input.currentPassword, row.passwordHash))) {
+    return "wrong_current_password";
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  const otherSessions = input.keepSessionId
+    ? and(eq(sessions.userId, input.userId), sql`${sessions.id} <> ${input.keepSessionId}`)
+    : eq(sessions.userId, input.userId);
+  await db.batch([
+    db.update(users).set({ passwordHash, passwordChangedAt: new Date() }).where(eq(users.id, input.userId)),
+    db.delete(sessions).where(otherSessions),
+  ]);
+  return "changed";
+}
+
+/**
+ * Deletes an account: sessions end, personal data is removed, and the rows money depends on
+ * (payments, questions, bookings) stay with the person's details blanked out.
+ */
+export async function deleteUserAccount(db: Database, userId: number, now = new Date()) {
+  const unusableHash = `deleted$${crypto.randomUUID()}`;
+  await db.batch([
+    db.delete(sessions).where(eq(sessions.userId, userId)),
+    db.delete(userFavorites).where(eq(userFavorites.userId, userId)),
+    db.delete(notifications).where(eq(notifications.userId, userId)),
+    db.update(questions).set({ name: null, email: null }).where(eq(questions.userId, userId)),
+    db.update(bookings).set({ name: null, email: null, notes: null }).where(eq(bookings.userId, userId)),
+    db
+      .update(experts)
+      .set({
+        deletedAt: now,
+        customUrl: null,
+        isAvailable: false,
+        bio: "",
+        profileImage: null,
+        headerImage: null,
+        socialInstagram: null,
+        socialTwitter: null,
+        socialLinkedIn: null,
+        socialWebsite: null,
+      })
+      .where(eq(experts.userId, userId)),
+    db
+      .update(users)
+      .set({
+        username: `deleted-user-${userId}`,
+        email: `deleted-user-${userId}@invalid`,
+        name: null,
+        firstName: null,
+        lastName: null,
+        profileImage: null,
+        passwordHash: unusableHash,
+        deletedAt: now,
+      })
+      .where(eq(users.id, userId)),
+  ]);
+}
