@@ -1,5 +1,6 @@
 import * as build from "virtual:remix-server-build";
 import { createRequestHandler } from "@remix-run/cloudflare";
+import { isCrossSiteRequest } from "~/auth/csrf";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
 import type { Env } from "./env";
@@ -23,6 +24,9 @@ export default {
       return new Response("The service is misconfigured.", { status: 500 });
     }
     const { context, d1Session } = state;
+    if (isCrossSiteRequest(request)) {
+      return new Response("Cross-site requests are not allowed.", { status: 403 });
+    }
     const handleRemixRequest =
       context.config.environment === "development" ? handlers.development : handlers.production;
     let response = await handleRemixRequest(request, context);

@@ -42,3 +42,8 @@ export async function requireAdmin(context: AppLoadContext, request: Request): P
   if (!isAdminUser(user)) throw redirect("/forbidden");
   return user;
 }
+
+/** Demo-only pages (quick logins, /test-login, /test-audio) do not exist outside demo mode. */
+export function requireDemoMode(context: AppLoadContext) {
+  if (!context.config.demoMode) throw new Response("Not Found", { status: 404 });
+}

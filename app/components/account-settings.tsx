@@ -1,0 +1,203 @@
+import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
+import { Button } from "./ui/button";
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+  DialogTrigger,
+} from "./ui/dialog";
+import { Field } from "./ui/field";
+import { toast } from "./ui/toast";
+
+type AccountActionData = { intent: string | null; result: SubmissionResult<string[]> | null; ok: boolean };
+
+/**
+ * Name and e-mail, password change, sign-out and account deletion (SPEC.md "Expert portal: Account").
+ * Each part is its own form so one can fail without clearing the others.
+ */
+export function AccountSettings({ name, email }: { name: string; email: string }) {
+  return (
+    <div className="stack-lg">
+      <ProfileForm name={name} email={email} />
+      <PasswordForm />
+      <section className="card stack" aria-labelledby="session-heading">
+        <h2 id="session-heading">Session</h2>
+        <SignOutButton />
+      </section>
+      <DeleteAccount />
+    </div>
+  );
+}
+
+function useFlag(active: boolean, ms: number) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    if (!active) return;
+    setShown(true);
+    const timer = setTimeout(() => setShown(false), ms);
+    return () => clearTimeout(timer);
+  }, [active, ms]);
+  return shown;
+}
+
+function ProfileForm({ name, email }: { name: string; email: string }) {
+  const fetcher = useFetcher<AccountActionData>();
+  const result = fetcher.data?.intent === "profile" ? fetcher.data : undefined;
+  const [form, fields] = useForm({
+    id: "account-profile",
+    lastResult: result?.result,
+    defaultValue: { name, email },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountProfileSchema }),
+  });
+  const updated = useFlag(fetcher.state === "idle" && result?.ok === true, 3000);
+  useEffect(() => {
+    if (fetcher.state === "idle" && result?.ok === false) {
+      toast({
+        title: "Update failed",
+        description: "Please check the highlighted fields.",
+        variant: "destructive",
+      });
+    }
+  }, [fetcher.state, result]);
+  const busy = fetcher.state !== "idle";
+  return (
+    <section className="card stack" aria-labelledby="profile-heading">
+      <h2 id="profile-heading">Profile</h2>
+      <fetcher.Form method="post" {...getFormProps(form)} className="stack">
+        <input type="hidden" name="intent" value="profile" />
+        <Field
+          label="Full Name"
+          inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+          errors={fields.name.errors}
+        />
+        <Field
+          label="Email Address"
+          inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+          errors={fields.email.errors}
+        />
+        <div className="row">
+          <Button type="submit" disabled={busy}>
+            {busy ? "Saving..." : "Save Changes"}
+          </Button>
+          <span role="status" className="success-text">
+            {updated ? "Updated!" : ""}
+          </span>
+        </div>
+      </fetcher.Form>
+    </section>
+  );
+}
+
+function PasswordForm() {
+  const fetcher = useFetcher<AccountActionData>();
+  const result = fetcher.data?.intent === "password" ? fetcher.data : undefined;
+  const [form, fields] = useForm({
+    id: "account-password",
+    lastResult: result?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
+  });
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !result) return;
+    if (result.ok)
+      toast({ title: "Password changed", description: "Your other sessions have been signed out." });
+  }, [fetcher.state, result]);
+  const busy = fetcher.state !== "idle";
+  return (
+    <section className="card stack" aria-labelledby="password-heading">
+      <h2 id="password-heading">Change Password</h2>
+      <fetcher.Form method="post" {...getFormProps(form)} className="stack">
+        <input type="hidden" name="intent" value="password" />
+        <Field
+          label="Current Password"
+          inputProps={{
+            ...getInputProps(fields.currentPassword, { type: "password" }),
+            autoComplete: "current-password",
+          }}
+          errors={fields.currentPassword.errors}
+        />
+        <Field
+          label="New Password"
+          hint="At least 8 characters."
+          inputProps={{
+            ...getInputProps(fields.newPassword, { type: "password" }),
+            autoComplete: "new-password",
+          }}
+          errors={fields.newPassword.errors}
+        />
+        <Field
+          label="Confirm New Password"
+          inputProps={{
+            ...getInputProps(fields.confirmPassword, { type: "password" }),
+            autoComplete: "new-password",
+          }}
+          errors={fields.confirmPassword.errors}
+        />
+        <div>
+          <Button type="submit" disabled={busy}>
+            {busy ? "Changing..." : "Change Password"}
+          </Button>
+        </div>
+      </fetcher.Form>
+    </section>
+  );
+}
+
+function SignOutButton() {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value="logout" />
+      <Button type="submit" variant="secondary" disabled={fetcher.state !== "idle"}>
+        Log Out
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+function DeleteAccount() {
+  const fetcher = useFetcher();
+  const busy = fetcher.state !== "idle";
+  return (
+    <section className="card stack danger-zone" aria-labelledby="delete-heading">
+      <h2 id="delete-heading">Delete Account</h2>
+      <p className="muted">
+        This removes your account and personal details. Records of payments are kept, without your details, as
+        the law requires.
+      </p>
+      <Dialog>
+        <DialogTrigger asChild>
+          <Button variant="danger">Delete Account</Button>
+        </DialogTrigger>
+        <DialogContent dismissOnOutsideClick={false} hideClose>
+          <DialogTitle>Are you absolutely sure?</DialogTitle>
+          <DialogDescription>
+            This cannot be undone. Your account, favourites and notifications will be deleted and you will be
+            signed out everywhere.
+          </DialogDescription>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="secondary">Cancel</Button>
+            </DialogClose>
+            <fetcher.Form method="post">
+              <input type="hidden" name="intent" value="delete" />
+              <Button type="submit" variant="danger" disabled={busy}>
+                {busy ? "Deleting..." : "Delete"}
+              </Button>
+            </fetcher.Form>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </section>
+  );
+}

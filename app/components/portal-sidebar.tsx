@@ -1,0 +1,63 @@
+import { Form, NavLink } from "@remix-run/react";
+import { useState } from "react";
+import { Button } from "./ui/button";
+
+export type PortalLink = { to: string; label: string; children?: PortalLink[] };
+
+/**
+ * The expert portal's navigation (SPEC.md "Expert portal"): a sidebar that collapses behind a
+ * toggle under 768 px. Logout returns to /expert/login.
+ */
+export function PortalSidebar({ links, profileUrl }: { links: PortalLink[]; profileUrl: string | null }) {
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  return (
+    <aside className="portal-sidebar" data-open={open}>
+      <Button
+        variant="secondary"
+        size="sm"
+        className="portal-sidebar__toggle"
+        aria-expanded={open}
+        aria-controls="portal-nav"
+        onClick={() => setOpen((value) => !value)}
+      >
+        {open ? "Close menu" : "Portal menu"}
+      </Button>
+      <nav id="portal-nav" aria-label="Expert portal" className="portal-sidebar__nav">
+        <ul>
+          {links.map((link) => (
+            <li key={link.to}>
+              <NavLink to={link.to} end onClick={close}>
+                {link.label}
+              </NavLink>
+              {link.children ? (
+                <ul>
+                  {link.children.map((child) => (
+                    <li key={child.to}>
+                      <NavLink to={child.to} end onClick={close}>
+                        {child.label}
+                      </NavLink>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+          {profileUrl ? (
+            <li>
+              <a href={profileUrl} target="_blank" rel="noreferrer">
+                View Profile <span className="visually-hidden">(opens in a new tab)</span>
+              </a>
+            </li>
+          ) : null}
+        </ul>
+        <Form method="post" action="/logout">
+          <input type="hidden" name="redirectTo" value="/expert/login" />
+          <Button type="submit" variant="ghost" size="sm">
+            Logout
+          </Button>
+        </Form>
+      </nav>
+    </aside>
+  );
+}

@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { handleAccountAction } from "~/auth/account.server";
+import { requireExpert } from "~/auth/guards.server";
+import { AccountSettings } from "~/components/account-settings";
+
+export const meta: MetaFunction = () => [
+  { title: "Account | Expert Portal" },
+  { name: "robots", content: "noindex" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { user } = await requireExpert(context, request);
+  return { name: user.name ?? "", email: user.email };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const { user } = await requireExpert(context, request);
+  return handleAccountAction(context, request, user, { afterLogout: "/expert/login" });
+}
+
+export default function ExpertAccount() {
+  const { name, email } = useLoaderData<typeof loader>();
+  return (
+    <div className="stack-lg">
+      <h1>Account</h1>
+      <AccountSettings name={name} email={email} />
+    </div>
+  );
+}

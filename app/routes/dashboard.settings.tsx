@@ -1,0 +1,20 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { handleAccountAction } from "~/auth/account.server";
+import { requireUser } from "~/auth/guards.server";
+import { AccountSettings } from "~/components/account-settings";
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  return { name: user.name ?? "", email: user.email };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  return handleAccountAction(context, request, user, { afterLogout: "/" });
+}
+
+export default function DashboardSettings() {
+  const { name, email } = useLoaderData<typeof loader>();
+  return <AccountSettings name={name} email={email} />;
+}

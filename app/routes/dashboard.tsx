@@ -1,0 +1,57 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/guards.server";
+import { Button, buttonClass } from "~/components/ui/button";
+
+export const meta: MetaFunction = () => [
+  { title: "My Dashboard | Expert Answers" },
+  { name: "description", content: "Your questions, bookings, favourite experts and account." },
+  { name: "robots", content: "noindex" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  return { name: user.name ?? user.username };
+}
+
+const SECTIONS = [
+  { to: "/dashboard", label: "Overview", end: true },
+  { to: "/dashboard/settings", label: "Settings", end: false },
+];
+
+/** The client dashboard's frame; each section below checks the session again in its own loader. */
+export default function Dashboard() {
+  const { name } = useLoaderData<typeof loader>();
+  return (
+    <div className="page stack-lg">
+      <header className="page-header">
+        <div>
+          <h1>My Dashboard</h1>
+          <p className="muted">Signed in as {name}</p>
+        </div>
+        <div className="row">
+          <Link to="/" className={buttonClass({ variant: "secondary", size: "sm" })}>
+            Home
+          </Link>
+          <Link to="/experts" className={buttonClass({ variant: "secondary", size: "sm" })}>
+            Browse Experts
+          </Link>
+          <Form method="post" action="/logout">
+            <input type="hidden" name="redirectTo" value="/" />
+            <Button type="submit" variant="ghost" size="sm">
+              Log Out
+            </Button>
+          </Form>
+        </div>
+      </header>
+      <nav aria-label="Dashboard sections" className="section-nav">
+        {SECTIONS.map((section) => (
+          <NavLink key={section.to} to={section.to} end={section.end} className="section-nav__link">
+            {section.label}
+          </NavLink>
+        ))}
+      </nav>
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+// Same screen as /auth (SPEC.md route table); the tab follows the path.
+export { action, default, loader, meta } from "./auth/route";

@@ -1,0 +1,310 @@
+import { env } from "cloudflare:test";
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { sessions, users } from "~/db/schema.server";
+import { db, get, insertAccount, postForm, sessionCookieFrom, signIn } from "./support/accounts";
+
+const countUsers = async (username: string) => {
+  const [row] = await db()
+    .select({ count: sql<number>`count(*)` })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`);
+  return row.count;
+};
+
+describe("registration", () => {
+  it("creates the account, signs it in and goes to the client dashboard", async () => {
+    const response = await postForm("/register", {
+      intent: "register",
+      name: "Ada Lovelace",
+      username: "ada",
+      email: "ada@example.com",
+      password: "analytical",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+    const setCookie = response.headers.getSetCookie().find((header) => header.startsWith("__session="));
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/Secure/);
+    expect(setCookie).toMatch(/SameSite=Lax/);
+
+    const [user] = await db().select().from(users).where(eq(users.username, "ada"));
+    expect(user).toMatchObject({
+      email: "ada@example.com",
+      name: "Ada Lovelace",
+      role: "user",
+      isAdmin: false,
+    });
+    expect(user.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$/);
+    expect(user.passwordHash).not.toContain("analytical");
+
+    const dashboard = await get("/dashboard", sessionCookieFrom(response)!);
+    expect(dashboard.status).toBe(200);
+  });
+
+  it("shows SPEC.md's messages for invalid fields and stores nothing", async () => {
+    const response = await postForm("/auth", {
+      intent: "register",
+      name: "",
+      username: "ab",
+      email: "not-an-email",
+      password: "12345",
+    });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("Username must be at least 3 characters");
+    expect(html).toContain("Must be a valid email address");
+    expect(html).toContain("Password must be at least 6 characters");
+    expect(html).toContain("Name is required");
+    expect(await countUsers("ab")).toBe(0);
+  });
+
+  it("refuses a username already taken, whatever its case, without a second row", async () => {
+    await insertAccount("grace", "hopper-123");
+    const response = await postForm("/auth", {
+      intent: "register",
+      name: "Impostor",
+      username: "GRACE",
+      email: "grace2@example.com",
+      password: "whatever-1",
+    });
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain("That username is already taken");
+    expect(await countUsers("grace")).toBe(1);
+  });
+
+  it("refuses a 10,000-character field", async () => {
+    const response = await postForm("/auth", {
+      intent: "register",
+      name: "x".repeat(10_000),
+      username: "longname",
+      email: "long@example.com",
+      password: "password-1",
+    });
+    expect(response.status).toBe(400);
+    expect(await countUsers("longname")).toBe(0);
+  });
+
+  it("ignores role and admin flags smuggled into the sign-up payload", async () => {
+    const response = await postForm("/auth", {
+      intent: "register",
+      name: "Mallory",
+      username: "mallory",
+      email: "mallory@example.com",
+      password: "escalate-1",
+      role: "admin",
+      isAdmin: "true",
+      id: "1",
+    });
+    expect(response.status).toBe(302);
+    const [user] = await db().select().from(users).where(eq(users.username, "mallory"));
+    expect(user.role).toBe("user");
+    expect(user.isAdmin).toBe(false);
+    expect(response.headers.get("Location")).toBe("/dashboard");
+  });
+});
+
+describe("sign-in", () => {
+  it("sends each role to its home", async () => {
+    await insertAccount("client1", "client-pass");
+    await insertAccount("expert1", "expert-pass", { role: "expert" });
+    await insertAccount("admin1", "admin-pass", { role: "admin" });
+    await insertAccount("profiled", "profile-pass", { role: "user", withExpertProfile: true });
+    const destinations = {
+      client1: ["client-pass", "/dashboard"],
+      expert1: ["expert-pass", "/expert/dashboard"],
+      admin1: ["admin-pass", "/admin/dashboard"],
+      profiled: ["profile-pass", "/expert/dashboard"],
+    };
+    for (const [username, [password, home]] of Object.entries(destinations)) {
+      const response = await postForm("/auth", { intent: "login", username, password });
+      expect(response.status, username).toBe(302);
+      expect(response.headers.get("Location"), username).toBe(home);
+    }
+  });
+
+  it("gives the same message for a wrong password and an unknown user", async () => {
+    await insertAccount("known", "right-password");
+    const wrong = await postForm("/auth", { intent: "login", username: "known", password: "wrong-password" });
+    const unknown = await postForm("/auth", {
+      intent: "login",
+      username: "nobody",
+      password: "wrong-password",
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    const [wrongHtml, unknownHtml] = [await wrong.text(), await unknown.text()];
+    expect(wrongHtml).toContain("Invalid username or password");
+    expect(unknownHtml).toContain("Invalid username or password");
+    expect(sessionCookieFrom(wrong)).toBeNull();
+  });
+
+  it("requires both fields with SPEC.md's messages", async () => {
+    const response = await postForm("/auth", { intent: "login", username: "", password: "" });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("Username is required");
+    expect(html).toContain("Password is required");
+  });
+
+  it("accepts the username in any case", async () => {
+    await insertAccount("CaseUser", "case-pass");
+    await expect(signIn("caseuser", "case-pass")).resolves.toMatch(/^__session=/);
+  });
+
+  it("follows redirectTo only to same-site paths", async () => {
+    await insertAccount("redirected", "redirect-pass");
+    const attempt = async (redirectTo: string) =>
+      (
+        await postForm("/auth", {
+          intent: "login",
+          username: "redirected",
+          password: "redirect-pass",
+          redirectTo,
+        })
+      ).headers.get("Location");
+    expect(await attempt("/experts?sort=price_low")).toBe("/experts?sort=price_low");
+    for (const hostile of [
+      "//evil.example",
+      "https://evil.example/",
+      "/\\evil.example",
+      "javascript:alert(1)",
+    ]) {
+      expect(await attempt(hostile), hostile).toBe("/dashboard");
+    }
+  });
+
+  it("starts a new session id at every sign-in and ends the previous one", async () => {
+    await insertAccount("rotator", "rotate-pass");
+    const first = await signIn("rotator", "rotate-pass");
+    const second = await postForm(
+      "/auth",
+      { intent: "login", username: "rotator", password: "rotate-pass" },
+      { cookie: first },
+    );
+    const secondCookie = sessionCookieFrom(second);
+    expect(secondCookie).not.toBeNull();
+    expect(secondCookie).not.toBe(first);
+    expect((await get("/dashboard", first)).status).toBe(302);
+    expect((await get("/dashboard", secondCookie!)).status).toBe(200);
+  });
+
+  it("stores only a hash of the session token", async () => {
+    await insertAccount("hashed", "hashed-pass");
+    const cookie = await signIn("hashed", "hashed-pass");
+    const token = cookie.split("=")[1];
+    const rows = await db().select({ id: sessions.id }).from(sessions);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.map((row) => row.id)).not.toContain(token);
+  });
+
+  it("throttles repeated failures and then refuses with 429, even the right password", async () => {
+    await insertAccount("target", "the-right-one");
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const response = await postForm("/auth", {
+        intent: "login",
+        username: "target",
+        password: `guess-${attempt}`,
+      });
+      statuses.push(response.status);
+    }
+    expect(statuses.slice(0, 9).every((status) => status === 401)).toBe(true);
+    expect(statuses.slice(10)).toEqual(Array(10).fill(429));
+    const locked = await postForm("/auth", {
+      intent: "login",
+      username: "target",
+      password: "the-right-one",
+    });
+    expect(locked.status).toBe(429);
+    expect(await locked.text()).toContain("Too many sign-in attempts");
+  }, 60_000);
+});
+
+describe("sign-out", () => {
+  it("ends the session on the server so the old cookie no longer works", async () => {
+    await insertAccount("leaver", "leave-pass");
+    const cookie = await signIn("leaver", "leave-pass");
+    expect((await get("/dashboard", cookie)).status).toBe(200);
+    const response = await postForm("/logout", {}, { cookie });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    const dashboard = await get("/dashboard", cookie);
+    expect(dashboard.status).toBe(302);
+    expect(dashboard.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
+  });
+});
+
+describe("cross-site requests", () => {
+  it("refuses a POST whose Origin is another site and changes nothing", async () => {
+    const response = await postForm(
+      "/auth",
+      {
+        intent: "register",
+        name: "Csrf",
+        username: "csrfvictim",
+        email: "c@example.com",
+        password: "csrf-pass",
+      },
+      { origin: "https://evil.example" },
+    );
+    expect(response.status).toBe(403);
+    expect(await countUsers("csrfvictim")).toBe(0);
+  });
+
+  it("refuses a POST the browser marks cross-site when there is no Origin", async () => {
+    const response = await postForm("/logout", {}, { origin: "" });
+    expect(response.status).toBe(302);
+    const { SELF } = await import("cloudflare:test");
+    const crossSite = await SELF.fetch("https://marketplace.test/logout", {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Sec-Fetch-Site": "cross-site", "Content-Type": "application/x-www-form-urlencoded" },
+      body: "",
+    });
+    expect(crossSite.status).toBe(403);
+  });
+});
+
+describe("guards", () => {
+  it("sends signed-out visitors to the right sign-in page", async () => {
+    const cases: [string, RegExp][] = [
+      ["/dashboard", /^\/auth\?redirectTo=%2Fdashboard$/],
+      ["/dashboard/settings", /^\/auth\?redirectTo=/],
+      ["/expert/dashboard", /^\/expert\/login\?redirectTo=/],
+      ["/expert/account", /^\/expert\/login\?redirectTo=/],
+      ["/admin", /^\/admin\/login\?redirectTo=/],
+      ["/admin/dashboard", /^\/admin\/login\?redirectTo=/],
+    ];
+    for (const [path, location] of cases) {
+      const response = await get(path);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("Location"), path).toMatch(location);
+    }
+  });
+
+  it("sends a signed-in client away from expert and admin pages to /forbidden", async () => {
+    await insertAccount("plainclient", "plain-pass");
+    const cookie = await signIn("plainclient", "plain-pass");
+    for (const path of ["/expert/dashboard", "/expert/account", "/admin", "/admin/dashboard"]) {
+      const response = await get(path, cookie);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("Location"), path).toBe("/forbidden");
+    }
+  });
+
+  it("lets an expert into the portal and an admin into the admin area", async () => {
+    await insertAccount("portalexpert", "portal-pass", { role: "expert" });
+    await insertAccount("boss", "boss-pass", { role: "admin" });
+    expect((await get("/expert/dashboard", await signIn("portalexpert", "portal-pass"))).status).toBe(200);
+    expect((await get("/admin", await signIn("boss", "boss-pass"))).status).toBe(200);
+  });
+
+  it("reads roles from the database, not from anything the client sends", async () => {
+    const { userId } = await insertAccount("demoted", "demoted-pass", { role: "admin" });
+    const cookie = await signIn("demoted", "demoted-pass");
+    await env.DB.prepare("UPDATE users SET role = 'user', is_admin = 0 WHERE id = ?").bind(userId).run();
+    const response = await get("/admin", cookie);
+    expect(response.headers.get("Location")).toBe("/forbidden");
+  });
+});
