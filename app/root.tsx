@@ -1,19 +1,91 @@
-import type { LinksFunction } from "@remix-run/cloudflare";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "@remix-run/react";
+import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import type { ReactNode } from "react";
+import { getOptionalUser } from "~/auth/session.server";
+import { errorTitle, GeneralErrorBoundary } from "~/components/error-boundary";
+import { seo } from "~/components/seo";
+import { SiteFooter } from "~/components/site-footer";
+import { type ShellUser, SiteHeader } from "~/components/site-header";
+import { ServerToast, Toaster } from "~/components/ui/toast";
+import { TooltipProvider } from "~/components/ui/tooltip";
+import { HydrationMarker } from "~/components/use-hydrated";
+import { getToast } from "~/services/flash.server";
+import appStylesHref from "~/styles/app.css";
 
-export const links: LinksFunction = () => [];
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: appStylesHref },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
 
-export function Layout({ children }: { children: React.ReactNode }) {
+export const meta: MetaFunction = ({ error }: { error?: unknown }) =>
+  error
+    ? seo(errorTitle(error), "Expert Answers: on-demand answers from verified experts.")
+    : seo("Expert Answers", "Get answers from verified experts within 24 hours.");
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { toast, headers } = await getToast(request);
+  const sessionUser = await getOptionalUser(context, request);
+  const user: ShellUser | null = sessionUser
+    ? { role: sessionUser.role, hasExpertProfile: sessionUser.expertProfile !== null }
+    : null;
+  return data(
+    {
+      toast,
+      user,
+      config: {
+        demoMode: context.config.demoMode,
+        paymentsTestMode: context.config.paymentsTestMode,
+        supportEmail: context.config.supportEmail,
+        showErrorDetails: context.config.environment === "development",
+      },
+    },
+    headers ? { headers } : undefined,
+  );
+}
+
+/** A route opts out of the public header and footer with `export const handle = { shell: "bare" }`. */
+export type RouteHandle = { shell?: "public" | "bare" };
+
+// Marks the document before first paint so CSS can collapse the mobile menu only when JS will run.
+const markJs = "document.documentElement.classList.add('js')";
+
+export function Layout({ children }: { children: ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  const bare = matches.some((match) => (match.handle as RouteHandle | undefined)?.shell === "bare");
+
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant one-liner, no user input */}
+        <script dangerouslySetInnerHTML={{ __html: markJs }} />
         <Meta />
         <Links />
       </head>
       <body>
-        {children}
+        <a className="skip-link" href="#main-content">
+          Skip to content
+        </a>
+        <TooltipProvider>
+          {bare ? null : <SiteHeader user={root?.user ?? null} />}
+          <main id="main-content" className="site-main" tabIndex={-1}>
+            <ServerToast toast={root?.toast} className="container" />
+            {children}
+          </main>
+          {bare ? null : <SiteFooter />}
+          <Toaster />
+        </TooltipProvider>
+        <HydrationMarker />
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -23,4 +95,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App() {
   return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

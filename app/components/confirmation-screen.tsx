@@ -1,0 +1,51 @@
+import { Link } from "@remix-run/react";
+import { StatusPage } from "~/components/status-page";
+import { buttonClass } from "~/components/ui/button";
+
+export const CONFIRMATION_COPY = {
+  subscription: {
+    title: "Subscription Activated!",
+    description:
+      "Your monthly subscription is active. You can ask one new question per day, and each one gets a personalised expert answer within 24 hours.",
+  },
+  question: {
+    title: "Question Submitted!",
+    description:
+      "Thank you for your question. An expert will send you a personalised answer within 24 hours, and most answers arrive within 12.",
+  },
+} as const;
+
+export function confirmationKind(search: string): keyof typeof CONFIRMATION_COPY {
+  return new URLSearchParams(search).get("subscription") === "true" ? "subscription" : "question";
+}
+
+/** /thank-you, /confirmation and /success (SPEC.md): `?subscription=true` switches the text. */
+export function ConfirmationScreen({ kind }: { kind: keyof typeof CONFIRMATION_COPY }) {
+  const copy = CONFIRMATION_COPY[kind];
+  return (
+    <StatusPage
+      icon="✓"
+      tone="success"
+      title={copy.title}
+      actions={
+        <>
+          <Link to="/" className={buttonClass()}>
+            Return to Home
+          </Link>
+          <Link to="/dashboard" className={buttonClass({ variant: "secondary" })}>
+            My Dashboard
+          </Link>
+        </>
+      }
+    >
+      <p className="muted">{copy.description}</p>
+      {kind === "subscription" ? (
+        <p>Your daily question allowance resets every day, so come back tomorrow with your next question.</p>
+      ) : (
+        <p>
+          We'll let you know as soon as your answer is ready. You can follow its status in your dashboard.
+        </p>
+      )}
+    </StatusPage>
+  );
+}

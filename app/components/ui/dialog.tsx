@@ -1,0 +1,67 @@
+import * as DialogPrimitive from "@radix-ui/react-dialog";
+import type { ComponentPropsWithoutRef, ReactNode } from "react";
+import { cx } from "./cx";
+
+export const Dialog = DialogPrimitive.Root;
+export const DialogTrigger = DialogPrimitive.Trigger;
+export const DialogClose = DialogPrimitive.Close;
+
+type DialogContentProps = ComponentPropsWithoutRef<typeof DialogPrimitive.Content> & {
+  wide?: boolean;
+  /** Hide the corner close button (e.g. confirmations that must be answered). */
+  hideClose?: boolean;
+  /** Clicking the backdrop does not close it (SPEC.md's delete-account confirmation). */
+  dismissOnOutsideClick?: boolean;
+};
+
+/** Modal content with overlay, focus trap and Escape to close. Always give it a DialogTitle. */
+export function DialogContent({
+  className,
+  children,
+  wide,
+  hideClose,
+  dismissOnOutsideClick = true,
+  onPointerDownOutside,
+  onInteractOutside,
+  ...props
+}: DialogContentProps) {
+  return (
+    <DialogPrimitive.Portal>
+      <DialogPrimitive.Overlay className="dialog-overlay" />
+      <DialogPrimitive.Content
+        className={cx("dialog-content", wide && "dialog-content--wide", className)}
+        onPointerDownOutside={(event) => {
+          if (!dismissOnOutsideClick) event.preventDefault();
+          onPointerDownOutside?.(event);
+        }}
+        onInteractOutside={(event) => {
+          if (!dismissOnOutsideClick) event.preventDefault();
+          onInteractOutside?.(event);
+        }}
+        {...props}
+      >
+        {children}
+        {hideClose ? null : (
+          <DialogPrimitive.Close className="btn btn--ghost btn--sm dialog-close" aria-label="Close">
+            <span aria-hidden="true">×</span>
+          </DialogPrimitive.Close>
+        )}
+      </DialogPrimitive.Content>
+    </DialogPrimitive.Portal>
+  );
+}
+
+export function DialogTitle({ className, ...props }: ComponentPropsWithoutRef<typeof DialogPrimitive.Title>) {
+  return <DialogPrimitive.Title className={cx("dialog-title", className)} {...props} />;
+}
+
+export function DialogDescription({
+  className,
+  ...props
+}: ComponentPropsWithoutRef<typeof DialogPrimitive.Description>) {
+  return <DialogPrimitive.Description className={cx("dialog-description", className)} {...props} />;
+}
+
+export function DialogFooter({ children }: { children: ReactNode }) {
+  return <div className="dialog-footer">{children}</div>;
+}

@@ -1,0 +1,15 @@
+import type { MetaFunction } from "@remix-run/cloudflare";
+import { seo } from "~/components/seo";
+import { StatusPage } from "~/components/status-page";
+
+export const meta: MetaFunction = () =>
+  seo("Payment Canceled", "Your payment was not completed and you have not been charged.");
+
+export default function Cancel() {
+  return (
+    <StatusPage icon="×" tone="danger" title="Payment Canceled">
+      <p className="muted">Your payment was not completed</p>
+      <p>You have not been charged. You can try again whenever you're ready.</p>
+    </StatusPage>
+  );
+}
