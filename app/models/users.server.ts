@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import type { Database } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/errors.server";
 import {
   bookings,
   experts,
@@ -105,8 +106,6 @@ export async function findCredentialsByUsername(db: Database, username: string) 
     .limit(1);
   return row ?? null;
 }
-
-const isUniqueViolation = (error: unknown) => String((error as Error)?.message ?? error).includes("UNIQUE");
 
 export async function createUser(
   db: Database,

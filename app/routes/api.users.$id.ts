@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { clearSessionCookie, forgetCachedUser } from "~/auth/session.server";
+import { publicUser } from "~/auth/status.server";
+import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { deleteUserAccount, getSessionUserById, updateUserProfile } from "~/models/users.server";
+import { AccountProfileSchema } from "~/schemas/auth";
+
+/** PATCH /api/users/{id} {name, email}; DELETE /api/users/{id}. Only ever the caller's own account. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await requireApiUser(context, request);
+  const id = Number(params.id);
+  if (!Number.isSafeInteger(id) || id <= 0) return apiError(404, "User not found");
+  if (id !== user.id) return apiError(403, "You can only change your own account");
+
+  switch (request.method) {
+    case "PATCH": {
+      const input = await readJson(request, AccountProfileSchema);
+      await updateUserProfile(context.primaryDb, user.id, input);
+      forgetCachedUser(context);
+      const updated = await getSessionUserById(context.primaryDb, user.id);
+      return Response.json(updated ? publicUser(updated) : null, {
+        headers: { "Cache-Control": "private, no-store" },
+      });
+    }
+    case "DELETE": {
+      await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
+      return Response.json({ success: true }, { headers: { "Set-Cookie": clearSessionCookie() } });
+    }
+    default:
+      return apiError(405, "Method not allowed");
+  }
+}
+
+export const loader = () => apiError(405, "Method not allowed");
