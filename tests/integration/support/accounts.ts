@@ -36,17 +36,41 @@ export async function insertAccount(
   return { userId: user.id, expertId };
 }
 
-/** A same-origin form POST, as a browser on our site sends it. */
-export function postForm(path: string, fields: Record<string, string>, { cookie = "", origin = BASE } = {}) {
+/**
+ * A POST with an arbitrary body, as a browser on our site sends it. Browsers always send Host with
+ * Origin, and Remix refuses an action whose Origin has no Host to compare with, so both are set.
+ */
+export function postRaw(
+  path: string,
+  body: BodyInit | null,
+  {
+    contentType,
+    cookie = "",
+    origin = BASE,
+  }: { contentType?: string; cookie?: string; origin?: string } = {},
+) {
   return SELF.fetch(`${BASE}${path}`, {
     method: "POST",
     redirect: "manual",
     headers: {
-      "Content-Type": "application/x-www-form-urlencoded",
       Origin: origin,
+      Host: new URL(BASE).host,
+      ...(contentType ? { "Content-Type": contentType } : {}),
       ...(cookie ? { Cookie: cookie } : {}),
     },
-    body: new URLSearchParams(fields),
+    body,
+  });
+}
+
+/** A same-origin form POST. */
+export function postForm(
+  path: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; origin?: string } = {},
+) {
+  return postRaw(path, new URLSearchParams(fields), {
+    ...options,
+    contentType: "application/x-www-form-urlencoded",
   });
 }
 

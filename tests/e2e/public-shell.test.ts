@@ -1,0 +1,247 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { getBrowser } from "./support/browser";
+
+const NAV_LABELS = [
+  "Home",
+  "Browse Experts",
+  "Categories",
+  "Ask an Expert",
+  "How It Works",
+  "FAQ",
+  "Become an Expert",
+];
+
+/** Root marks <html data-hydrated> once React is live; clicks before that would hit static HTML. */
+async function gotoHydrated(page: Page, path: string) {
+  const response = await page.goto(path);
+  await page.waitForSelector("html[data-hydrated]");
+  return response;
+}
+
+const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
+
+/** A page with JavaScript switched off, in its own context (closed by the caller). */
+async function newNoJsPage(viewport = DESKTOP) {
+  const context = await (await getBrowser()).newContext({
+    baseURL: baseUrl(),
+    javaScriptEnabled: false,
+    viewport: { width: viewport.width, height: viewport.height },
+  });
+  return { context, page: await context.newPage() };
+}
+
+describe("the public header", () => {
+  it("lists the seven links, the sign-in buttons, and marks the current page", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/");
+    const links = mainNav(page).getByRole("link");
+    expect(await links.allTextContents()).toEqual(NAV_LABELS);
+    const home = mainNav(page).getByRole("link", { name: "Home" });
+    const faq = mainNav(page).getByRole("link", { name: "FAQ" });
+    expect(await home.getAttribute("aria-current")).toBe("page");
+    expect(await faq.getAttribute("aria-current")).toBeNull();
+
+    await faq.click();
+    await expect.poll(() => faq.getAttribute("aria-current")).toBe("page");
+    expect(await home.getAttribute("aria-current")).toBeNull();
+    expect(new URL(page.url()).hash).toBe("#faq");
+
+    for (const name of ["Login", "Sign Up"]) {
+      expect(await page.getByRole("banner").getByRole("link", { name }).getAttribute("href")).toBe("/auth");
+    }
+
+    await page.goto("/about");
+    expect(await mainNav(page).locator('[aria-current="page"]').count()).toBe(0);
+    await screenshot(page, "public-shell-header-desktop");
+  });
+
+  it("collapses into a toggle menu on a 390 px phone that closes when a link is chosen", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/about");
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    const howItWorks = mainNav(page).getByRole("link", { name: "How It Works" });
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await howItWorks.isVisible()).toBe(false);
+
+    await toggle.click();
+    const close = page.getByRole("button", { name: "Close menu" });
+    expect(await close.getAttribute("aria-expanded")).toBe("true");
+    const controlled = await close.getAttribute("aria-controls");
+    expect(await page.locator(`[id="${controlled}"]`).getAttribute("aria-label")).toBe("Main");
+    await howItWorks.waitFor({ state: "visible" });
+    await screenshot(page, "public-shell-menu-open-phone");
+
+    await howItWorks.click();
+    await page.waitForURL(/\/#how-it-works$/);
+    await howItWorks.waitFor({ state: "hidden" });
+    expect(await page.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded")).toBe("false");
+
+    // Escape closes it too, and gives focus back to the toggle.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await howItWorks.waitFor({ state: "visible" });
+    await page.keyboard.press("Escape");
+    await howItWorks.waitFor({ state: "hidden" });
+  });
+
+  it("keeps every link reachable on a phone without JavaScript", async () => {
+    const { context, page } = await newNoJsPage(PHONE);
+    try {
+      await page.goto("/about");
+      expect(await page.getByRole("button", { name: "Open menu" }).isVisible()).toBe(false);
+      for (const name of NAV_LABELS) {
+        expect(await mainNav(page).getByRole("link", { name, exact: true }).isVisible()).toBe(true);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the not-found screen", () => {
+  it("answers unknown paths with 404 and SPEC.md's texts", async () => {
+    const page = await newPage(DESKTOP);
+    const response = await gotoHydrated(page, "/no/such/page");
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("404 Page Not Found");
+    await page.getByText("Did you forget to add the page to the router?").waitFor();
+    expect(await page.title()).toContain("404 Page Not Found");
+    await screenshot(page, "public-shell-404");
+    await page.getByRole("main").getByRole("link", { name: "Return to Home" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
+  });
+});
+
+describe("the static pages", () => {
+  const PAGES = [
+    { path: "/about", status: 200, heading: "About Expert Answers", text: "Innovation" },
+    { path: "/privacy-policy", status: 200, heading: "Privacy Policy", text: "Last updated April 22, 2025" },
+    { path: "/terms-of-service", status: 200, heading: "Terms of Service", text: "at least 16 years old" },
+    { path: "/contact", status: 200, heading: "Contact Us", text: "24-48 hours on business days" },
+    { path: "/cancel", status: 200, heading: "Payment Canceled", text: "Your payment was not completed" },
+    {
+      path: "/forbidden",
+      status: 403,
+      heading: "Access Denied",
+      text: "You don't have permission to access this page",
+    },
+    { path: "/thank-you", status: 200, heading: "Question Submitted!", text: "within 24 hours" },
+    {
+      path: "/thank-you?subscription=true",
+      status: 200,
+      heading: "Subscription Activated!",
+      text: "one new question per day",
+    },
+    { path: "/confirmation", status: 200, heading: "Question Submitted!", text: "within 24 hours" },
+    { path: "/success", status: 200, heading: "Question Submitted!", text: "within 24 hours" },
+  ];
+
+  it("each renders its heading and copy with the right status, in the shell", async () => {
+    const page = await newPage(DESKTOP);
+    const titles = new Map<string, string>();
+    for (const { path, status, heading, text } of PAGES) {
+      const response = await page.goto(path);
+      expect(response?.status(), path).toBe(status);
+      expect(await page.getByRole("heading", { level: 1 }).textContent(), path).toBe(heading);
+      await page.getByText(text).first().waitFor();
+      expect(await page.getByRole("contentinfo").isVisible(), path).toBe(true);
+      const description = await page.locator('meta[name="description"]').getAttribute("content");
+      expect(description?.length, path).toBeGreaterThan(20);
+      titles.set(heading, await page.title());
+    }
+    // One title per distinct screen (the three confirmation URLs are one screen).
+    expect(new Set(titles.values()).size).toBe(titles.size);
+    await page.goto("/");
+    await screenshot(page, "public-shell-home-desktop");
+  });
+});
+
+describe("the contact form", () => {
+  it("validates, sends the message, shows the toast and clears the form", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/contact");
+    const name = page.getByLabel("Name", { exact: true });
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await page.getByText("Name is required").waitFor();
+    expect(await name.getAttribute("aria-invalid")).toBe("true");
+
+    await name.fill("Grace Hopper");
+    await page.getByLabel("Email", { exact: true }).fill("grace@example.com");
+    await page.getByLabel("Subject", { exact: true }).fill("A question about sessions");
+    await page.getByLabel("Message", { exact: true }).fill("Can I book two sessions back to back?");
+    await page.getByRole("button", { name: "Send Message" }).click();
+
+    const toast = page.locator("li.toast");
+    await toast.getByText("Message Sent").waitFor();
+    await toast.getByText("Thank you for reaching out. We'll respond to your inquiry soon.").waitFor();
+    await expect.poll(() => page.getByLabel("Name", { exact: true }).inputValue()).toBe("");
+    expect(await page.getByLabel("Message", { exact: true }).inputValue()).toBe("");
+    await screenshot(page, "public-shell-contact-sent");
+  });
+
+  it("works without JavaScript", async () => {
+    const { context, page } = await newNoJsPage();
+    try {
+      await page.goto("/contact");
+      await page.getByLabel("Name", { exact: true }).fill("No Script");
+      await page.getByLabel("Email", { exact: true }).fill("noscript@example.com");
+      await page.getByLabel("Subject", { exact: true }).fill("Plain HTML");
+      await page.getByLabel("Message", { exact: true }).fill("Sent from a browser without JavaScript.");
+      await page.getByRole("button", { name: "Send Message" }).click();
+      await page.getByRole("status").getByText("Message Sent").waitFor();
+      expect(await page.getByLabel("Name", { exact: true }).inputValue()).toBe("");
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe("the newsletter box", () => {
+  it("answers inline: invalid address, then subscribed, then already subscribed", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/about");
+    const footer = page.getByRole("contentinfo");
+    const email = footer.getByLabel("Email address");
+    const subscribe = footer.getByRole("button", { name: "Subscribe" });
+
+    await email.fill("not-an-email");
+    await subscribe.click();
+    await footer.getByText("Please enter a valid email address").waitFor();
+    expect(await email.getAttribute("aria-invalid")).toBe("true");
+
+    const address = `e2e-${Date.now()}@example.com`;
+    await email.fill(address);
+    await subscribe.click();
+    await footer.getByText("Thanks for subscribing!").waitFor();
+    expect(new URL(page.url()).pathname).toBe("/about");
+    expect(await email.inputValue()).toBe("");
+
+    await email.fill(address.toUpperCase());
+    await subscribe.click();
+    await footer.getByText("You're already subscribed to our newsletter.").waitFor();
+  });
+
+  it("without JavaScript, returns to the page with a flash message", async () => {
+    const { context, page } = await newNoJsPage();
+    try {
+      await page.goto("/privacy-policy");
+      const footer = page.getByRole("contentinfo");
+      await footer.getByLabel("Email address").fill(`nojs-${Date.now()}@example.com`);
+      await footer.getByRole("button", { name: "Subscribe" }).click();
+      await page.waitForURL((url) => url.pathname === "/privacy-policy");
+      await page.getByRole("status").getByText("Subscribed", { exact: true }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows placeholder social links that go nowhere", async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto("/");
+    const social = page.getByRole("list", { name: "Social media (coming soon)" });
+    expect(await social.getByRole("listitem").count()).toBeGreaterThan(0);
+    expect(await social.getByRole("link").count()).toBe(0);
+    expect(await page.locator('a[href="#"]').count()).toBe(0);
+  });
+});

@@ -1,0 +1,229 @@
+import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { bookings, experts, payments, sessions, users } from "~/db/schema.server";
+import { BASE, db, get, insertAccount, postForm, signIn } from "./support/accounts";
+
+const api = (path: string, method: string, cookie: string, body?: unknown) =>
+  SELF.fetch(`${BASE}${path}`, {
+    method,
+    headers: { Cookie: cookie, Origin: BASE, ...(body ? { "Content-Type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+
+describe("account settings", () => {
+  it("updates the signed-in user's name and e-mail, ignoring any user id in the form", async () => {
+    const { userId } = await insertAccount("settler", "settle-pass");
+    const { userId: otherId } = await insertAccount("bystander", "bystand-pass");
+    const cookie = await signIn("settler", "settle-pass");
+    const response = await postForm(
+      "/dashboard/settings",
+      {
+        intent: "profile",
+        name: "New Name",
+        email: "new@example.com",
+        userId: String(otherId),
+        id: String(otherId),
+      },
+      { cookie },
+    );
+    expect(response.status).toBe(200);
+    const [me] = await db().select().from(users).where(eq(users.id, userId));
+    const [other] = await db().select().from(users).where(eq(users.id, otherId));
+    expect(me).toMatchObject({ name: "New Name", email: "new@example.com" });
+    expect(other).toMatchObject({ name: "bystander Name", email: "bystander@example.com" });
+  });
+
+  it("refuses an invalid profile with SPEC.md's messages", async () => {
+    await insertAccount("strict", "strict-pass");
+    const cookie = await signIn("strict", "strict-pass");
+    const response = await postForm(
+      "/dashboard/settings",
+      { intent: "profile", name: "", email: "x" },
+      { cookie },
+    );
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("Name is required");
+    expect(html).toContain("Invalid email address");
+  });
+
+  it("changes the password only with the right current one, and ends every other session", async () => {
+    await insertAccount("changer", "old-password-1");
+    const laptop = await signIn("changer", "old-password-1");
+    const phone = await signIn("changer", "old-password-1");
+
+    const wrong = await postForm(
+      "/dashboard/settings",
+      {
+        intent: "password",
+        currentPassword: "not-it",
+        newPassword: "new-password-1",
+        confirmPassword: "new-password-1",
+      },
+      { cookie: laptop },
+    );
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("Current password is incorrect");
+
+    const mismatch = await postForm(
+      "/dashboard/settings",
+      {
+        intent: "password",
+        currentPassword: "old-password-1",
+        newPassword: "new-password-1",
+        confirmPassword: "other-password",
+      },
+      { cookie: laptop },
+    );
+    expect(await mismatch.text()).toContain("Passwords do not match");
+
+    const short = await postForm(
+      "/dashboard/settings",
+      {
+        intent: "password",
+        currentPassword: "old-password-1",
+        newPassword: "short",
+        confirmPassword: "short",
+      },
+      { cookie: laptop },
+    );
+    expect(await short.text()).toContain("New password must be at least 8 characters");
+
+    const changed = await postForm(
+      "/dashboard/settings",
+      {
+        intent: "password",
+        currentPassword: "old-password-1",
+        newPassword: "new-password-1",
+        confirmPassword: "new-password-1",
+      },
+      { cookie: laptop },
+    );
+    expect(changed.status).toBe(200);
+    expect((await get("/dashboard", laptop)).status).toBe(200);
+    expect((await get("/dashboard", phone)).status).toBe(302);
+    await expect(signIn("changer", "old-password-1")).rejects.toThrow();
+    await expect(signIn("changer", "new-password-1")).resolves.toMatch(/^__session=/);
+  });
+
+  it("deletes the account: sessions end, personal data goes, payment records stay", async () => {
+    const { userId } = await insertAccount("goner", "gone-pass");
+    const { expertId } = await insertAccount("hostexpert", "host-pass", { role: "expert" });
+    const [booking] = await db()
+      .insert(bookings)
+      .values({
+        userId,
+        expertId: expertId!,
+        date: "2026-01-05",
+        startTime: "10:00",
+        endTime: "11:00",
+        startsAt: new Date("2026-01-05T15:00:00Z"),
+        endsAt: new Date("2026-01-05T16:00:00Z"),
+        status: "completed",
+        amount: 5000,
+        name: "Goner Person",
+        email: "goner@example.com",
+        notes: "private notes",
+      })
+      .returning();
+    await db()
+      .insert(payments)
+      .values({ kind: "booking", status: "captured", amount: 5000, userId, bookingId: booking.id });
+    const cookie = await signIn("goner", "gone-pass");
+
+    const response = await postForm("/dashboard/settings", { intent: "delete" }, { cookie });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+
+    expect((await get("/dashboard", cookie)).status).toBe(302);
+    expect(await db().select().from(sessions).where(eq(sessions.userId, userId))).toEqual([]);
+    const [gone] = await db().select().from(users).where(eq(users.id, userId));
+    expect(gone.deletedAt).not.toBeNull();
+    expect(gone.email).not.toContain("goner");
+    expect(gone.name).toBeNull();
+    const [keptBooking] = await db().select().from(bookings).where(eq(bookings.id, booking.id));
+    expect(keptBooking).toMatchObject({
+      status: "completed",
+      amount: 5000,
+      name: null,
+      email: null,
+      notes: null,
+    });
+    const ledger = await db().select().from(payments).where(eq(payments.bookingId, booking.id));
+    expect(ledger).toHaveLength(1);
+    await expect(signIn("goner", "gone-pass")).rejects.toThrow();
+  });
+
+  it("hides a deleted expert's profile but keeps their bookings", async () => {
+    const { expertId } = await insertAccount("retiring", "retire-pass", { role: "expert" });
+    const cookie = await signIn("retiring", "retire-pass");
+    const response = await postForm("/expert/account", { intent: "delete" }, { cookie });
+    expect(response.status).toBe(302);
+    const [expert] = await db().select().from(experts).where(eq(experts.id, expertId!));
+    expect(expert.deletedAt).not.toBeNull();
+    expect(expert.isAvailable).toBe(false);
+  });
+
+  it("signs out of the expert portal back to /expert/login", async () => {
+    await insertAccount("portalleaver", "portal-pass", { role: "expert" });
+    const cookie = await signIn("portalleaver", "portal-pass");
+    const response = await postForm("/expert/account", { intent: "logout" }, { cookie });
+    expect(response.headers.get("Location")).toBe("/expert/login");
+    expect((await get("/expert/dashboard", cookie)).headers.get("Location")).toMatch(/^\/expert\/login/);
+  });
+});
+
+describe("another user's account through the API", () => {
+  it("refuses to edit or delete someone else (403) and changes nothing", async () => {
+    await insertAccount("attacker", "attack-pass");
+    const { userId: victimId } = await insertAccount("victim", "victim-pass");
+    const cookie = await signIn("attacker", "attack-pass");
+
+    const patch = await api(`/api/users/${victimId}`, "PATCH", cookie, {
+      name: "Pwned",
+      email: "pwned@example.com",
+    });
+    expect(patch.status).toBe(403);
+    expect(await patch.json()).toEqual({ error: "You can only change your own account" });
+    const remove = await api(`/api/users/${victimId}`, "DELETE", cookie);
+    expect(remove.status).toBe(403);
+
+    const [victim] = await db().select().from(users).where(eq(users.id, victimId));
+    expect(victim).toMatchObject({ name: "victim Name", email: "victim@example.com", deletedAt: null });
+    await expect(signIn("victim", "victim-pass")).resolves.toMatch(/^__session=/);
+  });
+
+  it("lets a user edit their own account and answers 401 when signed out", async () => {
+    const { userId } = await insertAccount("selfedit", "self-pass");
+    const cookie = await signIn("selfedit", "self-pass");
+    const own = await api(`/api/users/${userId}`, "PATCH", cookie, {
+      name: "Self Edited",
+      email: "self@example.com",
+    });
+    expect(own.status).toBe(200);
+    expect(await own.json()).toMatchObject({ id: userId, name: "Self Edited", email: "self@example.com" });
+    const invalid = await api(`/api/users/${userId}`, "PATCH", cookie, { name: "", email: "bad" });
+    expect(invalid.status).toBe(400);
+    expect(((await invalid.json()) as { error: string }).error).toBe("Name is required");
+    const signedOut = await api(`/api/users/${userId}`, "PATCH", "", { name: "X", email: "x@example.com" });
+    expect(signedOut.status).toBe(401);
+    const [row] = await db().select().from(users).where(eq(users.id, userId));
+    expect(row.name).toBe("Self Edited");
+  });
+
+  it("reports the auth status", async () => {
+    await insertAccount("statususer", "status-pass", { role: "expert" });
+    const cookie = await signIn("statususer", "status-pass");
+    const signedIn = (await (await get("/api/auth/status", cookie)).json()) as {
+      authenticated: boolean;
+      user: { username: string; expertProfile: { id: number } | null; passwordHash?: string };
+    };
+    expect(signedIn.authenticated).toBe(true);
+    expect(signedIn.user.username).toBe("statususer");
+    expect(signedIn.user.expertProfile?.id).toEqual(expect.any(Number));
+    expect(JSON.stringify(signedIn)).not.toContain("pbkdf2");
+    expect(await (await get("/api/auth/status")).json()).toEqual({ authenticated: false, user: null });
+    expect(env.DEMO_MODE).toBe("true");
+  });
+});

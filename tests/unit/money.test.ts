@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { dollarsToCents, formatCents } from "~/lib/money";
+
+describe("formatCents", () => {
+  it.each([
+    [0, "$0.00"],
+    [5, "$0.05"],
+    [500, "$5.00"],
+    [2000, "$20.00"],
+    [12345, "$123.45"],
+    [100000099, "$1000000.99"],
+  ])("formats %i cents as %s", (cents, text) => {
+    expect(formatCents(cents)).toBe(text);
+  });
+
+  it("puts the sign before the dollar sign", () => {
+    expect(formatCents(-500)).toBe("-$5.00");
+    expect(formatCents(-1)).toBe("-$0.01");
+  });
+});
+
+describe("dollarsToCents", () => {
+  it.each([
+    ["5", 500],
+    ["5.00", 500],
+    ["12.5", 1250],
+    ["0.01", 1],
+    ["  7.25 ", 725],
+    [20, 2000],
+    [0, 0],
+  ])("reads %j as %i cents", (input, cents) => {
+    expect(dollarsToCents(input)).toBe(cents);
+  });
+
+  it("turns text that is not a number into 0", () => {
+    expect(dollarsToCents("abc")).toBe(0);
+    expect(dollarsToCents("")).toBe(0);
+    expect(dollarsToCents("$5")).toBe(0);
+    expect(dollarsToCents(Number.NaN)).toBe(0);
+    expect(dollarsToCents(Number.POSITIVE_INFINITY)).toBe(0);
+  });
+
+  it("rounds to the nearest whole cent, without floating-point drift", () => {
+    // 0.1 * 100, 19.99 * 100 and 0.29 * 100 are not whole numbers in floating point.
+    expect(dollarsToCents("0.1")).toBe(10);
+    expect(dollarsToCents("19.99")).toBe(1999);
+    expect(dollarsToCents("4.994")).toBe(499);
+    expect(dollarsToCents("4.996")).toBe(500);
+    expect(dollarsToCents(0.29)).toBe(29);
+    expect(Number.isInteger(dollarsToCents("33.333333"))).toBe(true);
+  });
+
+  it("keeps a number typed with trailing text, as parseFloat does", () => {
+    expect(dollarsToCents("12.50 USD")).toBe(1250);
+  });
+
+  it("round-trips with formatCents", () => {
+    for (const cents of [0, 1, 99, 500, 1999, 2000, 123456]) {
+      expect(dollarsToCents(formatCents(cents).slice(1))).toBe(cents);
+    }
+  });
+});

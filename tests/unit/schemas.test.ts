@@ -1,0 +1,103 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { describe, expect, it } from "vitest";
+import { ContactSchema } from "~/schemas/contact";
+import { NewsletterSchema } from "~/schemas/newsletter";
+
+const messagesOf = (result: {
+  success: boolean;
+  error?: { issues: Array<{ path: PropertyKey[]; message: string }> };
+}) => Object.fromEntries((result.error?.issues ?? []).map((issue) => [String(issue.path[0]), issue.message]));
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+};
+
+describe("ContactSchema", () => {
+  const valid = { name: "Ada", email: "ada@example.com", subject: "Hello", message: "A question." };
+
+  it("accepts a complete message and trims it", () => {
+    const result = ContactSchema.safeParse({ ...valid, name: "  Ada  ", email: " ada@example.com " });
+    expect(result.success && result.data).toEqual(valid);
+  });
+
+  it("says which fields are required", () => {
+    expect(messagesOf(ContactSchema.safeParse({}))).toEqual({
+      name: "Name is required",
+      email: "Email is required",
+      subject: "Subject is required",
+      message: "Message is required",
+    });
+    expect(
+      messagesOf(ContactSchema.safeParse({ name: "   ", email: "", subject: " ", message: "" })),
+    ).toEqual({
+      name: "Name is required",
+      email: "Email is required",
+      subject: "Subject is required",
+      message: "Message is required",
+    });
+  });
+
+  it("gives the required messages for empty form fields too (as conform parses them)", () => {
+    const submission = parseWithZod(form({ name: "", email: "", subject: "", message: "" }), {
+      schema: ContactSchema,
+    });
+    expect(submission.status).toBe("error");
+    expect(submission.reply().error).toEqual({
+      name: ["Name is required"],
+      email: ["Email is required"],
+      subject: ["Subject is required"],
+      message: ["Message is required"],
+    });
+  });
+
+  it("refuses an invalid email address", () => {
+    for (const email of ["nope", "a@", "@example.com", "a b@example.com", `${"x".repeat(250)}@example.com`]) {
+      expect(messagesOf(ContactSchema.safeParse({ ...valid, email })), email).toEqual({
+        email: "Please enter a valid email address",
+      });
+    }
+  });
+
+  it("caps each field's length", () => {
+    expect(
+      messagesOf(
+        ContactSchema.safeParse({
+          name: "n".repeat(201),
+          email: valid.email,
+          subject: "s".repeat(201),
+          message: "m".repeat(5001),
+        }),
+      ),
+    ).toEqual({
+      name: "Name must be at most 200 characters",
+      subject: "Subject must be at most 200 characters",
+      message: "Message must be at most 5000 characters",
+    });
+    expect(
+      ContactSchema.safeParse({
+        ...valid,
+        name: "n".repeat(200),
+        subject: "s".repeat(200),
+        message: "m".repeat(5000),
+      }).success,
+    ).toBe(true);
+  });
+});
+
+describe("NewsletterSchema", () => {
+  it("accepts an address and trims it", () => {
+    expect(NewsletterSchema.parse({ email: "  Reader@Example.com " })).toEqual({
+      email: "Reader@Example.com",
+    });
+  });
+
+  it("refuses anything else with one message", () => {
+    for (const email of [undefined, "", "   ", "reader", "reader@", `${"x".repeat(250)}@example.com`]) {
+      expect(messagesOf(NewsletterSchema.safeParse({ email })), String(email)).toEqual({
+        email: "Please enter a valid email address",
+      });
+    }
+  });
+});
