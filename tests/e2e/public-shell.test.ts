@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
 import { getBrowser } from "./support/browser";
+import { gotoHydrated } from "./support/pages";
 
 const NAV_LABELS = [
   "Home",
@@ -12,13 +13,6 @@ const NAV_LABELS = [
   "FAQ",
   "Become an Expert",
 ];
-
-/** Root marks <html data-hydrated> once React is live; clicks before that would hit static HTML. */
-async function gotoHydrated(page: Page, path: string) {
-  const response = await page.goto(path);
-  await page.waitForSelector("html[data-hydrated]");
-  return response;
-}
 
 const mainNav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 

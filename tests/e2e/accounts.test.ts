@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { type DemoRole, gotoHydrated, signInAs } from "./support/pages";
+
+const HOMES: Record<DemoRole, string> = {
+  client: "/dashboard",
+  subscriber: "/dashboard",
+  expert: "/expert/dashboard",
+  admin: "/admin/dashboard",
+};
+
+describe("accounts in the browser", () => {
+  it("registers, lands on the dashboard signed in, and signs out from the header", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/register");
+    const form = page.locator("form#register");
+    await expect.poll(() => form.isVisible()).toBe(true);
+
+    // Validation as the user types, with SPEC.md's messages, before anything is sent.
+    await form.getByLabel("Username").fill("ab");
+    await form.getByLabel("Email").fill("not-an-email");
+    await form.getByLabel("Email").blur();
+    await expect.poll(() => form.textContent()).toContain("Username must be at least 3 characters");
+    await expect.poll(() => form.textContent()).toContain("Must be a valid email address");
+
+    const username = `e2e-${Date.now().toString(36)}`;
+    await form.getByLabel("Name", { exact: true }).fill("Ada Lovelace");
+    await form.getByLabel("Username").fill(username);
+    await form.getByLabel("Email").fill(`${username}@example.com`);
+    await form.getByLabel("Password").fill("analytical-1");
+    await Promise.all([
+      page.waitForURL("**/dashboard"),
+      form.getByRole("button", { name: "Create Account" }).click(),
+    ]);
+    await expect.poll(() => page.getByRole("heading", { name: "My Dashboard" }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Registration successful").first().isVisible()).toBe(true);
+    await screenshot(page, "accounts-registered-dashboard");
+
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/"),
+      page
+        .getByRole("banner")
+        .getByRole("button", { name: /Logout/ })
+        .click(),
+    ]);
+    await expect.poll(() => page.getByText("Logged out successfully").first().isVisible()).toBe(true);
+    await expect
+      .poll(() => page.getByRole("banner").getByRole("link", { name: "Login" }).isVisible())
+      .toBe(true);
+
+    // The old session is gone on the server: the dashboard sends us to sign in again.
+    await page.goto("/dashboard");
+    expect(new URL(page.url()).pathname).toBe("/auth");
+  });
+
+  it("shows Login failed with one message for a wrong password", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/auth");
+    const form = page.locator("form#login");
+    await form.getByLabel("Username").fill("demo-client");
+    await form.getByLabel("Password").fill("not-the-password");
+    await form.getByRole("button", { name: "Sign In" }).click();
+    const alert = form.getByRole("alert");
+    await expect.poll(() => alert.textContent()).toContain("Login failed");
+    expect(await alert.textContent()).toContain("Invalid username or password");
+    expect(new URL(page.url()).pathname).toBe("/auth");
+    await screenshot(page, "accounts-login-failed-phone");
+  });
+
+  for (const role of Object.keys(HOMES) as DemoRole[]) {
+    it(`signs the demo ${role} in and lands on ${HOMES[role]}`, async () => {
+      const page = await newPage(DESKTOP);
+      await signInAs(page, role);
+      expect(new URL(page.url()).pathname).toBe(HOMES[role]);
+      await expect.poll(() => page.getByText("Login successful").first().isVisible()).toBe(true);
+    });
+  }
+
+  it("sends signed-out visitors from protected pages to the right sign-in page", async () => {
+    const page = await newPage(DESKTOP);
+    const cases: Array<[string, string]> = [
+      ["/dashboard", "/auth"],
+      ["/dashboard/settings", "/auth"],
+      ["/expert/dashboard", "/expert/login"],
+      ["/expert/account", "/expert/login"],
+      ["/admin", "/admin/login"],
+    ];
+    for (const [from, to] of cases) {
+      await page.goto(from);
+      const url = new URL(page.url());
+      expect(url.pathname, from).toBe(to);
+      expect(url.searchParams.get("redirectTo"), from).toBe(from);
+    }
+  });
+
+  it("comes back to the protected page after signing in", async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto("/dashboard/settings");
+    await signInAs(page, "client", { redirectTo: "/dashboard/settings" });
+    expect(new URL(page.url()).pathname).toBe("/dashboard/settings");
+  });
+
+  it("sends a signed-in client away from the expert portal to /forbidden", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    const response = await page.goto("/expert/dashboard");
+    expect(new URL(page.url()).pathname).toBe("/forbidden");
+    expect(response?.status()).toBe(403);
+    await expect.poll(() => page.getByRole("heading", { name: "Access Denied" }).isVisible()).toBe(true);
+  });
+});
