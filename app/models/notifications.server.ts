@@ -1,0 +1,87 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { emailOutbox, notifications, users } from "~/db/schema.server";
+
+/** What happened, for the in-app list's icon and for tests; the text is in title and body. */
+export type NotificationKind =
+  | "question_new"
+  | "question_answered"
+  | "question_declined"
+  | "question_expired"
+  | "question_reminder"
+  | "booking_confirmed"
+  | "booking_cancelled"
+  | "meeting_link"
+  | "subscription";
+
+export type NotificationInput = {
+  userId: number;
+  kind: NotificationKind;
+  title: string;
+  body: string;
+  /** A path inside the app ("/dashboard/questions"). */
+  link?: string | null;
+  /**
+   * Makes the message idempotent: the same key never notifies the same person twice, so a retried
+   * request or an overlapping cron run is harmless. Use the event and row: "question-answered:42".
+   */
+  dedupeKey: string;
+};
+
+/**
+ * The statements that notify someone in the app and queue the same message as an e-mail. Returned
+ * rather than run, so the caller can put them in the batch (one transaction) that makes the change
+ * they announce. The e-mail is queued only when the notification is new, and only for a live account.
+ */
+export function notificationStatements(db: Database, input: NotificationInput) {
+  const link = input.link ?? null;
+  const bodyText = link ? `${input.body}\n\n${link}` : input.body;
+  return [
+    db
+      .insert(notifications)
+      .values({
+        userId: input.userId,
+        kind: input.kind,
+        title: input.title,
+        body: input.body,
+        link,
+        dedupeKey: input.dedupeKey,
+      })
+      .onConflictDoNothing(),
+    // Queue the e-mail only for a notification that has none yet, to an account that still exists.
+    // (insert ... select must name every column, in the table's order.)
+    db.insert(emailOutbox).select(
+      db
+        .select({
+          id: sql<number>`null`.as("id"),
+          toEmail: users.email,
+          subject: sql<string>`${input.title}`.as("subject"),
+          bodyText: sql<string>`${bodyText}`.as("body_text"),
+          bodyHtml: sql<string | null>`null`.as("body_html"),
+          notificationId: notifications.id,
+          status: sql<"pending">`'pending'`.as("status"),
+          attempts: sql<number>`0`.as("attempts"),
+          nextAttemptAt: sql<number | null>`null`.as("next_attempt_at"),
+          lastError: sql<string | null>`null`.as("last_error"),
+          providerMessageId: sql<string | null>`null`.as("provider_message_id"),
+          sentAt: sql<number | null>`null`.as("sent_at"),
+          createdAt: sql<number>`cast(unixepoch('subsec') * 1000 as integer)`.as("created_at"),
+        })
+        .from(notifications)
+        .innerJoin(users, eq(users.id, notifications.userId))
+        .where(
+          and(
+            eq(notifications.userId, input.userId),
+            eq(notifications.dedupeKey, input.dedupeKey),
+            isNull(users.deletedAt),
+            sql`not exists (select 1 from ${emailOutbox} where ${emailOutbox.notificationId} = ${notifications.id})`,
+          ),
+        ),
+    ),
+  ] as const;
+}
+
+/** Notifies one person now (in-app and by e-mail); see notificationStatements to batch it. */
+export async function notify(db: Database, input: NotificationInput) {
+  await db.batch(notificationStatements(db, input));
+}

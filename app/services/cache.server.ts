@@ -1,0 +1,73 @@
+/**
+ * Workers KV as a cache of the public read models (DESIGN.md: featured experts, categories,
+ * profile data), invalidated explicitly whenever a write changes what they show, and the
+ * Cache-Control values every response picks from.
+ *
+ * KV is eventually consistent across locations (a delete can take up to a minute to reach every
+ * edge), so nothing that decides money or access is ever read from here.
+ */
+
+/** Anonymous public pages: the edge may keep them a minute and serve stale while it refreshes. */
+export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
+/** Anything personal: signed-in pages, private media, API answers about the caller. */
+export const PRIVATE_CACHE_CONTROL = "private, no-store";
+
+/** Read models expire on their own too, so a missed invalidation heals within this time. */
+const DEFAULT_TTL_SECONDS = 300;
+const VERSION = "v1";
+
+/** Every read-model key lives here, so writers know exactly what to invalidate. */
+export const cacheKeys = {
+  categories: () => `${VERSION}:categories`,
+  featuredExperts: () => `${VERSION}:featured-experts`,
+  expertProfile: (expertId: number) => `${VERSION}:expert:${expertId}`,
+  expertIdByCustomUrl: (customUrl: string) => `${VERSION}:expert-url:${customUrl.toLowerCase()}`,
+};
+
+/**
+ * Returns the cached value of `key`, or loads, stores (in the background) and returns it. A KV
+ * failure never fails the page: it falls back to `load`.
+ */
+export async function readThrough<T>(
+  kv: KVNamespace,
+  key: string,
+  load: () => Promise<T>,
+  {
+    ttlSeconds = DEFAULT_TTL_SECONDS,
+    waitUntil,
+  }: { ttlSeconds?: number; waitUntil: (p: Promise<unknown>) => void },
+): Promise<T> {
+  const cached = await kv.get<{ value: T }>(key, "json").catch(() => null);
+  if (cached) return cached.value;
+  const value = await load();
+  waitUntil(
+    kv.put(key, JSON.stringify({ value }), { expirationTtl: Math.max(60, ttlSeconds) }).catch((error) => {
+      console.error(JSON.stringify({ level: "error", message: "kv put failed", key, error: String(error) }));
+    }),
+  );
+  return value;
+}
+
+export async function invalidate(kv: KVNamespace, keys: readonly string[]) {
+  await Promise.all(keys.map((key) => kv.delete(key)));
+}
+
+/**
+ * After anything an expert's public pages show changes (profile, prices, verification, featuring,
+ * reviews, answered questions): their profile, their custom-URL lookups and the featured list.
+ */
+export function invalidateExpert(
+  kv: KVNamespace,
+  expert: { id: number; customUrls?: ReadonlyArray<string | null | undefined> },
+) {
+  const urls = (expert.customUrls ?? []).filter((url): url is string => Boolean(url));
+  return invalidate(kv, [
+    cacheKeys.expertProfile(expert.id),
+    cacheKeys.featuredExperts(),
+    ...urls.map((url) => cacheKeys.expertIdByCustomUrl(url)),
+  ]);
+}
+
+export function invalidateCategories(kv: KVNamespace) {
+  return invalidate(kv, [cacheKeys.categories()]);
+}
