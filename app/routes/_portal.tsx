@@ -3,8 +3,19 @@ import { Outlet, useLoaderData } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
 import { type PortalLink, PortalSidebar } from "~/components/portal-sidebar";
 
+/** SPEC.md "Expert portal" sidebar, in its order. */
 const PORTAL_LINKS: PortalLink[] = [
   { to: "/expert/dashboard", label: "Dashboard" },
+  { to: "/expert/questions", label: "Questions" },
+  { to: "/expert/bookings", label: "Bookings" },
+  {
+    to: "/expert/earnings",
+    label: "Earnings",
+    children: [{ to: "/expert/earnings/analytics", label: "Analytics" }],
+  },
+  { to: "/expert/availability", label: "Availability" },
+  { to: "/expert/share", label: "Share" },
+  { to: "/expert/settings", label: "Edit Profile" },
   { to: "/expert/account", label: "Account" },
 ];
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { requireAdmin } from "~/auth/guards.server";
-import { Button } from "~/components/ui/button";
+import { AdminFrame } from "~/components/admin-frame";
 
 export const meta: MetaFunction = () => [
   { title: "Admin | Expert Answers" },
@@ -17,19 +17,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export default function AdminHome() {
   const { name } = useLoaderData<typeof loader>();
   return (
-    <div className="page stack-lg">
-      <header className="page-header">
-        <div>
-          <h1>Admin</h1>
-          <p className="muted">Signed in as {name}</p>
-        </div>
-        <Form method="post" action="/logout">
-          <input type="hidden" name="redirectTo" value="/admin/login" />
-          <Button type="submit" variant="secondary" size="sm">
-            Logout
-          </Button>
-        </Form>
-      </header>
-    </div>
+    <AdminFrame signedInAs={name}>
+      <p className="muted">The question desk arrives with the questions work.</p>
+    </AdminFrame>
   );
 }
