@@ -29,7 +29,7 @@ describe("demo pages", () => {
         params: {},
         context,
       };
-      for (const handler of [route.loader, route.action]) {
+      for (const handler of [route.loader, route.action] as Array<(input: typeof args) => unknown>) {
         const outcome = await Promise.resolve()
           .then(() => handler(args))
           .catch((thrown: unknown) => thrown);
