@@ -11,7 +11,12 @@ import {
   users,
 } from "~/db/schema.server";
 import { sortCategoriesForDisplay } from "~/lib/categories";
-import type { ExpertGeneralInput, ExpertPricingInput, ExpertProfileInput } from "~/schemas/expert";
+import type {
+  AdminExpertFilter,
+  ExpertGeneralInput,
+  ExpertPricingInput,
+  ExpertProfileInput,
+} from "~/schemas/expert";
 import { notificationStatements } from "./notifications.server";
 
 /** The profile step failed because the custom URL was taken between the check and the write. */
@@ -428,8 +433,6 @@ export type ExpertDashboard = Awaited<ReturnType<typeof getExpertDashboard>>;
 
 // ---------- Admin ----------
 
-export const ADMIN_EXPERT_FILTERS = ["all", "unverified", "verified", "featured"] as const;
-export type AdminExpertFilter = (typeof ADMIN_EXPERT_FILTERS)[number];
 export const ADMIN_PAGE_SIZE = 20;
 
 /** The experts list for admins: newest first, filtered and searched, one page at a time. */
@@ -465,7 +468,8 @@ export async function listExpertsForAdmin(
         title: experts.title,
         customUrl: experts.customUrl,
         profileImage: experts.profileImage,
-        categoryName: categories.name,
+        // Aliased: D1's batch answers rows as objects, so two "name" columns would collide.
+        categoryName: sql<string | null>`${categories.name}`.as("category_name"),
         isVerified: experts.isVerified,
         verifiedAt: experts.verifiedAt,
         isTopExpert: experts.isTopExpert,

@@ -263,6 +263,11 @@ export type SettingsIntent = (typeof SETTINGS_INTENTS)[number];
 
 // ---------- Admin ----------
 
+export const ADMIN_EXPERT_FILTERS = ["all", "unverified", "verified", "featured"] as const;
+export type AdminExpertFilter = (typeof ADMIN_EXPERT_FILTERS)[number];
+export const CONTACT_FILTERS = ["open", "handled", "all"] as const;
+export type ContactFilter = (typeof CONTACT_FILTERS)[number];
+
 export const AdminExpertActionSchema = z.object({
   intent: z.enum(["verify", "unverify", "feature", "unfeature"], { error: "Unknown action." }),
   expertId: z.number({ error: "Unknown expert." }).int().positive({ error: "Unknown expert." }),

@@ -206,6 +206,7 @@ export function ExpertWizard({
       ) : null}
       <Form
         ref={formRef}
+        id="expert-application"
         method="post"
         encType="multipart/form-data"
         noValidate
@@ -396,10 +397,13 @@ export function ExpertWizard({
           ) : (
             <span />
           )}
+          {/* Distinct keys: the click on Continue must not land on a submit button rendered in its place. */}
           {hydrated && !isLast ? (
-            <Button onClick={onContinue}>Continue</Button>
+            <Button key="continue" onClick={onContinue}>
+              Continue
+            </Button>
           ) : (
-            <Button type="submit" disabled={busy}>
+            <Button key="submit" type="submit" disabled={busy}>
               {busy ? "Creating Profile..." : "Create Expert Profile"}
             </Button>
           )}
