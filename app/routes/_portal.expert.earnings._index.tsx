@@ -73,7 +73,7 @@ export default function Earnings() {
           <TabsTrigger value="performance">Performance</TabsTrigger>
           <TabsTrigger value="breakdown">Revenue Breakdown</TabsTrigger>
         </TabsList>
-        <TabsContent value="performance" className="card stack">
+        <TabsContent value="performance" forceMount className="card stack kept-tab-panel">
           <div className="section-heading">
             <h2>Monthly summary</h2>
             <Link to="/expert/earnings/analytics">Detailed analytics</Link>
@@ -122,7 +122,7 @@ export default function Earnings() {
             </table>
           </div>
         </TabsContent>
-        <TabsContent value="breakdown" className="card stack">
+        <TabsContent value="breakdown" forceMount className="card stack kept-tab-panel">
           <h2>Revenue Breakdown</h2>
           {summary.sources.length === 0 ? (
             <p className="empty-state">No earnings data available yet</p>

@@ -131,13 +131,13 @@ export default function ExpertSettings() {
           <TabsTrigger value="pricing">Pricing</TabsTrigger>
         </TabsList>
         {/* Kept mounted, so switching tabs never loses what was typed. */}
-        <TabsContent value="general" forceMount className="settings-panel">
+        <TabsContent value="general" forceMount className="kept-tab-panel">
           <GeneralForm profile={profile} categories={categories} siteAddress={siteAddress} />
         </TabsContent>
-        <TabsContent value="photos" forceMount className="settings-panel">
+        <TabsContent value="photos" forceMount className="kept-tab-panel">
           <PhotosForm profileImage={profile.profileImage} headerImage={profile.headerImage} />
         </TabsContent>
-        <TabsContent value="pricing" forceMount className="settings-panel">
+        <TabsContent value="pricing" forceMount className="kept-tab-panel">
           <PricingForm questionRate={profile.questionRate} sessionPrice={profile.sessionPrice} />
         </TabsContent>
       </Tabs>

@@ -19,7 +19,7 @@ export function uniquePng(name = "image.png") {
   return file(data, name, "image/png");
 }
 
-export function file(content: Uint8Array | string, name: string, type: string) {
+export function file(content: Uint8Array<ArrayBuffer> | string, name: string, type: string) {
   return new File([content], name, { type });
 }
 
