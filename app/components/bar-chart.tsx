@@ -111,6 +111,7 @@ export function BarChart({
         </div>
         <div
           className="bar-chart__x"
+          data-dense={data.length > 8 || undefined}
           style={{ gridTemplateColumns: `repeat(${data.length}, minmax(0, 1fr))` }}
         >
           {data.map((datum) => (

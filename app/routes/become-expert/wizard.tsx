@@ -111,10 +111,10 @@ export function ExpertWizard({
     setStepIndex(index);
   }
 
+  /** Focuses the first field with an error, in the order the fields appear on screen. */
   function focusFirstError(found: Errors) {
-    const first = Object.keys(found)[0];
-    const target = formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`);
-    target?.focus();
+    const controls = Array.from(formRef.current?.elements ?? []) as HTMLInputElement[];
+    controls.find((control) => control.name && found[control.name])?.focus();
   }
 
   function onContinue() {
