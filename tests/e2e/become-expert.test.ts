@@ -170,6 +170,13 @@ describe("becoming an expert in the browser", () => {
   it("skips the account step for a signed-in client and shows who they are", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "client");
+    // A client-side navigation: the session is read while the page streams (a spinner meanwhile).
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Become an Expert" })
+      .click();
+    await page.waitForURL("**/become-expert");
+    await expect.poll(() => page.getByText("Signed in as").isVisible()).toBe(true);
     await gotoHydrated(page, "/become-expert");
     await expect.poll(() => page.getByText("Signed in as").isVisible()).toBe(true);
     expect(await page.getByText("Jordan Lee").first().isVisible()).toBe(true);

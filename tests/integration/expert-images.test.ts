@@ -127,17 +127,23 @@ describe("image uploads through the API (POST /api/experts/{id}/upload/...)", ()
 });
 
 describe("image uploads on the settings Photos tab", () => {
-  it("replaces the signed-in expert's header image, ignoring any expert id in the form", async () => {
+  it("replaces the signed-in expert's header image; naming another expert's profile is a 403", async () => {
     const victim = await signedInExpert();
     const { expert, cookie } = await signedInExpert();
+    const before = await storedImageKeys();
+    const attack = await postMultipart(
+      "/expert/settings",
+      multipart({ intent: "headerImage", image: uniquePng(), expertId: String(victim.expert.id) }),
+      cookie,
+    );
+    expect(attack.status).toBe(403);
+    expect(await storedImageKeys()).toEqual(before);
+    expect((await expertRow(victim.expert.id)).headerImage).toBeNull();
+    expect((await expertRow(expert.id)).headerImage).toBeNull();
+
     const response = await postMultipart(
       "/expert/settings",
-      multipart({
-        intent: "headerImage",
-        image: uniquePng(),
-        expertId: String(victim.expert.id),
-        id: String(victim.expert.id),
-      }),
+      multipart({ intent: "headerImage", image: uniquePng() }),
       cookie,
     );
     expect(response.status).toBe(200);

@@ -83,22 +83,37 @@ describe("profile settings (/expert/settings)", () => {
     );
   });
 
-  it("edits only the signed-in expert's own profile, whatever id the form carries", async () => {
+  it("refuses with 403 a form that names another expert's profile, changing neither", async () => {
     const victim = await signedInExpert({ bio: "The victim's untouched bio." });
-    const { expert, cookie } = await signedInExpert();
-    const response = await postForm(
+    const { expert, cookie } = await signedInExpert({ bio: "The attacker's own bio." });
+    for (const field of ["expertId", "id"]) {
+      for (const fields of [
+        general({ bio: "Attempted takeover of another profile." }),
+        { intent: "pricing", questionRate: "999", sessionPrice: "999" },
+      ]) {
+        const response = await postForm(
+          "/expert/settings",
+          { ...fields, [field]: String(victim.expert.id) },
+          { cookie },
+        );
+        expect(response.status, field).toBe(403);
+        expect(await response.text()).toContain("You can only edit your own expert profile");
+      }
+    }
+    expect(await expertRow(victim.expert.id)).toMatchObject({
+      bio: "The victim's untouched bio.",
+      questionRate: 500,
+    });
+    expect(await expertRow(expert.id)).toMatchObject({ bio: "The attacker's own bio.", questionRate: 500 });
+    // Naming one's own profile is fine; the session decides whose profile it is anyway.
+    const own = await postForm(
       "/expert/settings",
-      {
-        ...general({ bio: "Attempted takeover of another profile." }),
-        expertId: String(victim.expert.id),
-        id: String(victim.expert.id),
-        userId: String(victim.user.id),
-      },
+      { ...general(), expertId: String(expert.id), userId: String(victim.user.id) },
       { cookie },
     );
-    expect(response.status).toBe(200);
+    expect(own.status).toBe(200);
+    expect((await expertRow(expert.id)).bio).toBe("I help founders run their first sales process.");
     expect((await expertRow(victim.expert.id)).bio).toBe("The victim's untouched bio.");
-    expect((await expertRow(expert.id)).bio).toBe("Attempted takeover of another profile.");
   });
 
   const refused: Array<[string, Record<string, string>, string]> = [

@@ -22,6 +22,7 @@ import { replaceExpertImage, UploadError } from "~/services/expert-images.server
 type Owner = { expertId: number; userId: number };
 
 export const NOT_AN_EXPERT_MESSAGE = "You must be logged in as an expert to update your profile";
+export const FORBIDDEN_PROFILE_MESSAGE = "You can only edit your own expert profile";
 
 /** General Information: SPEC.md's edit-form rules, the categories, and a free custom URL. */
 export async function saveGeneral(context: AppLoadContext, owner: Owner, form: FormData) {

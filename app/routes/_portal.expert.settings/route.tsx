@@ -15,7 +15,13 @@ import { isAdminUser } from "~/models/users.server";
 import { assertUploadSize, IMAGE_MAX_BYTES, UploadError } from "~/services/media.server";
 import formsHref from "~/styles/expert-forms.css";
 import portalHref from "~/styles/expert-portal.css";
-import { NOT_AN_EXPERT_MESSAGE, saveGeneral, saveImage, savePricing } from "./actions.server";
+import {
+  FORBIDDEN_PROFILE_MESSAGE,
+  NOT_AN_EXPERT_MESSAGE,
+  saveGeneral,
+  saveImage,
+  savePricing,
+} from "./actions.server";
 import { GeneralForm } from "./general-form";
 import { PhotosForm } from "./photos-form";
 import { PricingForm } from "./pricing-form";
@@ -62,6 +68,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = form.get("intent");
   if (expertId === null) {
     return data({ intent, ok: false, result: null, error: NOT_AN_EXPERT_MESSAGE }, { status: 403 });
+  }
+  // The owner comes from the session. A form that names another profile was tampered with:
+  // refuse it outright (403) rather than save anything.
+  for (const field of ["expertId", "id"]) {
+    const named = form.get(field);
+    if (named !== null && String(named) !== String(expertId)) {
+      return data({ intent, ok: false, result: null, error: FORBIDDEN_PROFILE_MESSAGE }, { status: 403 });
+    }
   }
   const owner = { expertId, userId: user.id };
   switch (intent) {

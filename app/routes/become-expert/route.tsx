@@ -27,19 +27,23 @@ export const meta: MetaFunction = () =>
     "Apply to answer questions and hold paid sessions: create your expert profile in three steps.",
   );
 
+type Account = { signedIn: boolean; displayName: string | null; isExpert: boolean };
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  // The session is read while the page streams: the wizard shows a spinner until it is known.
-  const account = getOptionalUser(context, request).then((user) =>
-    user
-      ? {
-          signedIn: true as const,
-          displayName: user.name ?? user.username,
-          isExpert: user.expertProfile !== null,
-        }
-      : { signedIn: false as const, displayName: null, isExpert: false },
-  );
+  const account: Promise<Account> = getOptionalUser(context, request).then((user) => ({
+    signedIn: user !== null,
+    displayName: user ? (user.name ?? user.username) : null,
+    isExpert: user?.expertProfile != null,
+  }));
   const categories = await listCategoryOptions(context.db);
-  return { categories, siteAddress: `${new URL(request.url).host}/`, account };
+  // A client-side navigation (a fetch: Sec-Fetch-Dest "empty") streams the session read and shows a
+  // spinner meanwhile; a full page load waits for it, so the HTML is complete without JavaScript.
+  const streamed = request.headers.get("Sec-Fetch-Dest") === "empty";
+  return {
+    categories,
+    siteAddress: `${new URL(request.url).host}/`,
+    account: streamed ? account : await account,
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -57,36 +61,42 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 }) => (formAction === currentUrl.pathname ? false : defaultShouldRevalidate);
 
 export default function BecomeExpert() {
-  const { categories, siteAddress, account } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
+  const { account } = useLoaderData<typeof loader>();
   return (
     <div className="page become-expert">
       <header className="page-header">
         <h1>Become an Expert</h1>
         <p>Answer questions, hold paid 1:1 sessions and build your reputation. It takes three short steps.</p>
       </header>
-      <Suspense fallback={<Spinner label="Checking your account..." className="become-expert__loading" />}>
-        <Await
-          resolve={account}
-          errorElement={
-            <p className="notice notice--danger">We couldn't check your account. Please reload the page.</p>
-          }
-        >
-          {(resolved) =>
-            resolved.isExpert && actionData?.status !== "created" ? (
-              <AlreadyExpert />
-            ) : (
-              <ExpertWizard
-                categories={categories}
-                siteAddress={siteAddress}
-                signedInAs={resolved.signedIn ? resolved.displayName : null}
-                result={actionData ?? null}
-              />
-            )
-          }
-        </Await>
-      </Suspense>
+      {account instanceof Promise ? (
+        <Suspense fallback={<Spinner label="Checking your account..." className="become-expert__loading" />}>
+          <Await
+            resolve={account}
+            errorElement={
+              <p className="notice notice--danger">We couldn't check your account. Please reload the page.</p>
+            }
+          >
+            {(resolved) => <WizardOrStatus account={resolved} />}
+          </Await>
+        </Suspense>
+      ) : (
+        <WizardOrStatus account={account} />
+      )}
     </div>
+  );
+}
+
+function WizardOrStatus({ account }: { account: Account }) {
+  const { categories, siteAddress } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  if (account.isExpert && actionData?.status !== "created") return <AlreadyExpert />;
+  return (
+    <ExpertWizard
+      categories={categories}
+      siteAddress={siteAddress}
+      signedInAs={account.signedIn ? account.displayName : null}
+      result={actionData ?? null}
+    />
   );
 }
 
