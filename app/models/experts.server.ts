@@ -535,13 +535,3 @@ export async function setExpertFeatured(
     .returning({ id: experts.id, customUrl: experts.customUrl });
   return row ?? null;
 }
-
-/** For tests and the admin list: does an expert profile exist for this user? */
-export async function findExpertIdByUser(db: Database, userId: number): Promise<number | null> {
-  const [row] = await db
-    .select({ id: experts.id })
-    .from(experts)
-    .where(and(eq(experts.userId, userId), isNull(experts.deletedAt)))
-    .limit(1);
-  return row?.id ?? null;
-}
