@@ -41,12 +41,17 @@ export const RESERVED_CUSTOM_URLS: ReadonlySet<string> = new Set([
   "thank-you",
   "user",
   "webhooks",
+  // Pages under /expert/ (a profile is also reachable at /expert/{customUrl}).
+  "account",
+  "availability",
+  "bookings",
+  "earnings",
+  "share",
   // Static files served from public/.
   "favicon.svg",
   "robots.txt",
   "sitemap.xml",
   // Generic words a future page or a phishing profile would want.
-  "account",
   "assets",
   "billing",
   "blog",

@@ -151,7 +151,7 @@ export default function Share() {
             Instagram
           </button>
         </div>
-        <p className="hint">
+        <p className="hint share-note">
           Instagram has no share link for websites: the Instagram button copies your link for your bio or a
           story.
         </p>

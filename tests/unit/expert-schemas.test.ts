@@ -216,7 +216,18 @@ describe("custom URL helpers", () => {
   });
 
   it("reserves every first path segment of the app", () => {
-    for (const word of ["about", "admin", "api", "expert", "experts", "media", "favicon.svg", "www"]) {
+    for (const word of [
+      "about",
+      "admin",
+      "api",
+      "expert",
+      "experts",
+      "media",
+      "favicon.svg",
+      "www",
+      "earnings",
+      "share",
+    ]) {
       expect(RESERVED_CUSTOM_URLS.has(word), word).toBe(true);
     }
     expect(isReservedCustomUrl("ABOUT")).toBe(true);

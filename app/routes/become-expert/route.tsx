@@ -66,7 +66,9 @@ export default function BecomeExpert() {
     <div className="page become-expert">
       <header className="page-header">
         <h1>Become an Expert</h1>
-        <p>Answer questions, hold paid 1:1 sessions and build your reputation. It takes three short steps.</p>
+        <p>
+          Answer questions, hold paid 1:1 sessions and build your reputation. It only takes a few minutes.
+        </p>
       </header>
       {account instanceof Promise ? (
         <Suspense fallback={<Spinner label="Checking your account..." className="become-expert__loading" />}>
