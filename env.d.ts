@@ -7,10 +7,3 @@ declare module "virtual:remix-server-build" {
   const build: ServerBuild;
   export = build;
 }
-
-// Single fetch types for useLoaderData/useActionData (remix.config.js turns v3_singleFetch on).
-declare module "@remix-run/server-runtime" {
-  interface Future {
-    v3_singleFetch: true;
-  }
-}

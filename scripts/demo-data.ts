@@ -1039,3 +1039,41 @@ export const DEMO_NOTIFICATIONS: readonly DemoNotification[] = [
     read: false,
   },
 ];
+
+export type DemoContactMessage = {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  sentHoursAgo: number;
+  /** Hours after it was sent that an admin marked it handled; absent while it is open. */
+  handledAfterHours?: number;
+};
+
+/** Messages sent from the contact page, for the admin area's Messages list. */
+export const DEMO_CONTACT_MESSAGES: readonly DemoContactMessage[] = [
+  {
+    name: "Priya Shah",
+    email: "priya.shah@example.com",
+    subject: "Can I change my subscription's renewal date?",
+    message:
+      "Hi! My subscription renews on the 1st but I'd prefer the 15th. Is that possible without losing a day of questions?",
+    sentHoursAgo: 5,
+  },
+  {
+    name: "Daniel Cho",
+    email: "daniel.cho@example.com",
+    subject: "Becoming an expert: what gets verified?",
+    message:
+      "I'm a fractional CFO and would like to join. What do you check before an expert gets the Verified Expert mark?",
+    sentHoursAgo: 30,
+  },
+  {
+    name: "Maria Lopez",
+    email: "maria.lopez@example.com",
+    subject: "Receipt for my session",
+    message: "Could you send me a receipt for the session I booked last week? I need it for my accountant.",
+    sentHoursAgo: 72,
+    handledAfterHours: 4,
+  },
+];

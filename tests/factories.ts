@@ -12,6 +12,7 @@ import {
   type availability,
   bookings,
   categories,
+  type contactMessages,
   expertCategories,
   experts,
   type notifications,
@@ -35,6 +36,7 @@ export type NewBooking = typeof bookings.$inferInsert;
 export type NewReview = typeof reviews.$inferInsert;
 export type NewPayment = typeof payments.$inferInsert;
 export type NewNotification = typeof notifications.$inferInsert;
+export type NewContactMessage = typeof contactMessages.$inferInsert;
 
 const HOUR_MS = 60 * 60 * 1000;
 /** Questions must be answered within this long of being paid (SPEC.md: 24 hours). */
@@ -214,6 +216,17 @@ export function buildNotification(
     kind: "question_answered",
     title: "Your question was answered",
     body: "An expert answered your question.",
+    ...overrides,
+  };
+}
+
+export function buildContactMessage(overrides: Partial<NewContactMessage> = {}): NewContactMessage {
+  const n = nextSequence();
+  return {
+    name: `Visitor ${n}`,
+    email: `visitor-${n}@example.com`,
+    subject: "A question about the marketplace",
+    message: "Hello, I have a question about how the marketplace works.",
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import { type AppLoadContext, redirect } from "@remix-run/cloudflare";
+import { type AppLoadContext, data, redirect } from "@remix-run/cloudflare";
 import { isAdminUser, isExpertUser, type SessionUser } from "~/models/users.server";
 import { getOptionalUser } from "./session.server";
 
@@ -40,6 +40,16 @@ export async function requireExpert(context: AppLoadContext, request: Request) {
 export async function requireAdmin(context: AppLoadContext, request: Request): Promise<SessionUser> {
   const user = await requireUser(context, request, { loginPath: "/admin/login" });
   if (!isAdminUser(user)) throw redirect("/forbidden");
+  return user;
+}
+
+/**
+ * For admin actions: signed out goes to /admin/login, but a signed-in non-admin gets a plain 403
+ * (the request is refused, not redirected to a page), and nothing runs.
+ */
+export async function requireAdminForAction(context: AppLoadContext, request: Request): Promise<SessionUser> {
+  const user = await requireUser(context, request, { loginPath: "/admin/login" });
+  if (!isAdminUser(user)) throw data({ error: "You don't have permission to do that." }, { status: 403 });
   return user;
 }
 

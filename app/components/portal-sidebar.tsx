@@ -2,13 +2,14 @@ import { Form, NavLink } from "@remix-run/react";
 import { useState } from "react";
 import { Button } from "./ui/button";
 
-export type PortalLink = { to: string; label: string; children?: PortalLink[] };
+/** A sidebar entry: a portal page, or (newTab) a page outside the portal opened in a new tab. */
+export type PortalLink = { to: string; label: string; children?: PortalLink[]; newTab?: boolean };
 
 /**
  * The expert portal's navigation (SPEC.md "Expert portal"): a sidebar that collapses behind a
  * toggle under 768 px. Logout returns to /expert/login.
  */
-export function PortalSidebar({ links, profileUrl }: { links: PortalLink[]; profileUrl: string | null }) {
+export function PortalSidebar({ links }: { links: PortalLink[] }) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   return (
@@ -27,9 +28,18 @@ export function PortalSidebar({ links, profileUrl }: { links: PortalLink[]; prof
         <ul>
           {links.map((link) => (
             <li key={link.to}>
-              <NavLink to={link.to} end onClick={close}>
-                {link.label}
-              </NavLink>
+              {link.newTab ? (
+                <a href={link.to} target="_blank" rel="noreferrer" onClick={close}>
+                  {link.label} <span className="visually-hidden">(opens in a new tab)</span>
+                  <span aria-hidden="true" className="portal-sidebar__external">
+                    ↗
+                  </span>
+                </a>
+              ) : (
+                <NavLink to={link.to} end onClick={close}>
+                  {link.label}
+                </NavLink>
+              )}
               {link.children ? (
                 <ul>
                   {link.children.map((child) => (
@@ -43,13 +53,6 @@ export function PortalSidebar({ links, profileUrl }: { links: PortalLink[]; prof
               ) : null}
             </li>
           ))}
-          {profileUrl ? (
-            <li>
-              <a href={profileUrl} target="_blank" rel="noreferrer">
-                View Profile <span className="visually-hidden">(opens in a new tab)</span>
-              </a>
-            </li>
-          ) : null}
         </ul>
         <Form method="post" action="/logout">
           <input type="hidden" name="redirectTo" value="/expert/login" />

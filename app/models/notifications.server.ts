@@ -12,7 +12,8 @@ export type NotificationKind =
   | "booking_confirmed"
   | "booking_cancelled"
   | "meeting_link"
-  | "subscription";
+  | "subscription"
+  | "expert_verified";
 
 export type NotificationInput = {
   userId: number;

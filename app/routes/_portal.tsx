@@ -2,37 +2,43 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
 import { type PortalLink, PortalSidebar } from "~/components/portal-sidebar";
+import { publicProfilePath } from "~/lib/expert-urls";
 
-/** SPEC.md "Expert portal" sidebar, in its order. */
-const PORTAL_LINKS: PortalLink[] = [
-  { to: "/expert/dashboard", label: "Dashboard" },
-  { to: "/expert/questions", label: "Questions" },
-  { to: "/expert/bookings", label: "Bookings" },
-  {
-    to: "/expert/earnings",
-    label: "Earnings",
-    children: [{ to: "/expert/earnings/analytics", label: "Analytics" }],
-  },
-  { to: "/expert/availability", label: "Availability" },
-  { to: "/expert/share", label: "Share" },
-  { to: "/expert/settings", label: "Edit Profile" },
-  { to: "/expert/account", label: "Account" },
-];
+/**
+ * SPEC.md "Expert portal" sidebar, in its order: View Profile (a new tab) comes before Account,
+ * and only when there is a profile to view.
+ */
+function portalLinks(profileUrl: string | null): PortalLink[] {
+  return [
+    { to: "/expert/dashboard", label: "Dashboard" },
+    { to: "/expert/questions", label: "Questions" },
+    { to: "/expert/bookings", label: "Bookings" },
+    {
+      to: "/expert/earnings",
+      label: "Earnings",
+      children: [{ to: "/expert/earnings/analytics", label: "Analytics" }],
+    },
+    { to: "/expert/availability", label: "Availability" },
+    { to: "/expert/share", label: "Share" },
+    { to: "/expert/settings", label: "Edit Profile" },
+    ...(profileUrl ? [{ to: profileUrl, label: "View Profile", newTab: true }] : []),
+    { to: "/expert/account", label: "Account" },
+  ];
+}
 
 /** The expert portal's frame. Every page below checks requireExpert in its own loader too. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireExpert(context, request);
   const profile = user.expertProfile;
-  return {
-    profileUrl: profile ? (profile.customUrl ? `/${profile.customUrl}` : `/expert/${profile.id}`) : null,
-  };
+  // No id is special (DESIGN.md): the profile is the one whose userId is the signed-in user's.
+  return { profileUrl: profile ? publicProfilePath(profile) : null };
 }
 
 export default function ExpertPortal() {
   const { profileUrl } = useLoaderData<typeof loader>();
   return (
     <div className="portal-layout">
-      <PortalSidebar links={PORTAL_LINKS} profileUrl={profileUrl} />
+      <PortalSidebar links={portalLinks(profileUrl)} />
       <div className="portal-main">
         <Outlet />
       </div>

@@ -8,6 +8,7 @@ import {
   bookingTimes,
   buildAvailability,
   buildBooking,
+  buildContactMessage,
   buildDemoCategories,
   buildExpert,
   buildExpertCategory,
@@ -20,6 +21,7 @@ import {
   type NewAvailability,
   type NewBooking,
   type NewCategory,
+  type NewContactMessage,
   type NewExpert,
   type NewExpertCategory,
   type NewFavorite,
@@ -34,6 +36,7 @@ import {
   DEMO_BOOKINGS,
   DEMO_CATEGORIES,
   DEMO_CLIENTS,
+  DEMO_CONTACT_MESSAGES,
   DEMO_EXPERTS,
   DEMO_FAVORITES,
   DEMO_NOTIFICATIONS,
@@ -68,6 +71,7 @@ export const DEMO_TABLES = [
   "reviews",
   "payments",
   "notifications",
+  "contact_messages",
 ] as const;
 export type DemoTable = (typeof DEMO_TABLES)[number];
 
@@ -83,6 +87,7 @@ export type DemoRows = {
   reviews: NewReview[];
   payments: NewPayment[];
   notifications: NewNotification[];
+  contact_messages: NewContactMessage[];
 };
 
 export type BuildDemoRowsOptions = {
@@ -159,6 +164,7 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
     reviews: [],
     payments: [],
     notifications: [],
+    contact_messages: [],
   };
 
   // Categories: reuse the ones that exist (matched by slug), insert the rest.
@@ -537,6 +543,24 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
         link: demo.link,
         dedupeKey,
         readAt: demo.read ? new Date(Math.min(createdAt.getTime() + HOUR_MS, now.getTime())) : null,
+        createdAt,
+      }),
+    );
+  }
+
+  for (const demo of DEMO_CONTACT_MESSAGES) {
+    const createdAt = at(demo.sentHoursAgo * HOUR_MS);
+    rows.contact_messages.push(
+      buildContactMessage({
+        id: take("contact_messages"),
+        name: demo.name,
+        email: demo.email,
+        subject: demo.subject,
+        message: demo.message,
+        handledAt:
+          demo.handledAfterHours === undefined
+            ? null
+            : new Date(createdAt.getTime() + demo.handledAfterHours * HOUR_MS),
         createdAt,
       }),
     );

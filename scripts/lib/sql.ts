@@ -19,6 +19,7 @@ const TABLES = {
   reviews: schema.reviews,
   payments: schema.payments,
   notifications: schema.notifications,
+  contact_messages: schema.contactMessages,
 } satisfies Record<DemoTable, SQLiteTable>;
 
 // Only builds statements: the callback that would run them is never called.

@@ -29,10 +29,15 @@ describe("demo pages", () => {
         params: {},
         context,
       };
-      for (const handler of [route.loader, route.action]) {
-        const outcome = await Promise.resolve()
-          .then(() => handler(args))
-          .catch((thrown: unknown) => thrown);
+      for (const handler of [route.loader, route.action] as Array<(input: typeof args) => unknown>) {
+        // Awaited directly, so a rejected (async) handler has its rejection handled at once; chaining
+        // .then(() => handler()) left the inner promise briefly unhandled and workerd reported it.
+        let outcome: unknown;
+        try {
+          outcome = await handler(args);
+        } catch (thrown) {
+          outcome = thrown;
+        }
         expect(outcome, path).toBeInstanceOf(Response);
         expect((outcome as Response).status, path).toBe(404);
       }

@@ -1,0 +1,167 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { type AppLoadContext, data } from "@remix-run/cloudflare";
+import { readForm } from "~/lib/form-data.server";
+import {
+  AlreadyExpertError,
+  CustomUrlTakenError,
+  createExpertProfile,
+  isCustomUrlTaken,
+  resolveCategories,
+} from "~/models/experts.server";
+import { createUser, UsernameTakenError } from "~/models/users.server";
+import {
+  CUSTOM_URL_TAKEN_MESSAGE,
+  type ExpertAccountInput,
+  type ExpertProfileInput,
+  ExpertSignupForUserSchema,
+  type ExpertSignupResult,
+  ExpertSignupSchema,
+  type SignupNotice,
+  UNKNOWN_CATEGORY_MESSAGE,
+} from "~/schemas/expert";
+import { invalidateExpert } from "~/services/cache.server";
+import { deleteImageIfUnused, hasUploadedFile, storeUploadedImage } from "~/services/expert-images.server";
+import { assertUploadSize, IMAGE_MAX_BYTES, UploadError } from "~/services/media.server";
+import { endSession, forgetCachedUser, getOptionalUser, startSession } from "./session.server";
+
+const result = (body: ExpertSignupResult, init?: number | ResponseInit) => data(body, init);
+
+/** SPEC.md section 8's texts for an image that could not be stored, plus the reason. */
+function imageNotice(kind: "profile" | "header", reason: string): SignupNotice {
+  return kind === "profile"
+    ? {
+        title: "Profile Image Upload Failed",
+        description: `Failed to upload image. Your profile was created but we couldn't upload your profile image. ${reason}`,
+        variant: "destructive",
+      }
+    : {
+        title: "Header Image Upload Failed",
+        description: `Your profile was created but we couldn't upload your header image. ${reason}`,
+        variant: "destructive",
+      };
+}
+
+/**
+ * The become-an-expert wizard's submission: one request, so one transaction from the visitor's point
+ * of view (SPEC.md section 4 "Expert creation"):
+ * 1. every field is checked first (SPEC.md's sign-up rules, the categories, the custom URL's
+ *    availability), so bad input creates nothing;
+ * 2. a visitor's account is created and signed in (a signed-in user skips this);
+ * 3. the images are checked and stored; a refused image becomes a notice and the flow continues;
+ * 4. the profile, its categories and the expert role are written in one batch. If that fails the
+ *    account remains (signed in) and the partial-success flow runs.
+ */
+export async function handleExpertSignup(context: AppLoadContext, request: Request) {
+  try {
+    // Two images at most, plus the text fields: refuse anything larger before reading it.
+    assertUploadSize(request, 2 * IMAGE_MAX_BYTES);
+  } catch (error) {
+    if (!(error instanceof UploadError)) throw error;
+    return result({ status: "invalid", errors: {}, formError: error.message }, 413);
+  }
+  const form = await readForm(request);
+  const signedIn = await getOptionalUser(context, request);
+  if (signedIn?.expertProfile) return result({ status: "already-expert" }, 409);
+
+  let input: ExpertProfileInput;
+  let account: ExpertAccountInput | null = null;
+  if (signedIn) {
+    const submission = parseWithZod(form, { schema: ExpertSignupForUserSchema });
+    if (submission.status !== "success") {
+      return result({ status: "invalid", errors: submission.error ?? {} }, 400);
+    }
+    input = submission.value;
+  } else {
+    const submission = parseWithZod(form, { schema: ExpertSignupSchema });
+    if (submission.status !== "success") {
+      return result({ status: "invalid", errors: submission.error ?? {} }, 400);
+    }
+    input = submission.value;
+    account = submission.value;
+  }
+  const db = context.primaryDb;
+
+  const categories = await resolveCategories(db, {
+    categoryId: input.categoryId,
+    expertise: input.expertise,
+  });
+  if (!categories.ok) {
+    const message = categories.field === "categoryId" ? "Please select a category" : UNKNOWN_CATEGORY_MESSAGE;
+    return result({ status: "invalid", errors: { [categories.field]: [message] } }, 400);
+  }
+  if (input.customUrl && (await isCustomUrlTaken(db, input.customUrl))) {
+    return result({ status: "invalid", errors: { customUrl: [CUSTOM_URL_TAKEN_MESSAGE] } }, 400);
+  }
+
+  // 2. The account (role and admin flags are never taken from the form).
+  let userId: number;
+  const headers = new Headers();
+  if (signedIn) {
+    userId = signedIn.id;
+  } else {
+    if (!account) throw new Error("the account fields were validated but are missing");
+    try {
+      userId = await createUser(db, {
+        username: account.username,
+        email: account.email,
+        password: account.password,
+        firstName: account.firstName,
+        lastName: account.lastName,
+      });
+    } catch (error) {
+      if (!(error instanceof UsernameTakenError)) throw error;
+      return result({ status: "invalid", errors: { username: [error.message] } }, 400);
+    }
+    await endSession(db, request);
+    headers.append("Set-Cookie", await startSession(db, userId, request, context.now()));
+  }
+
+  // 3. The images: each one is optional, and a refused one never stops the sign-up.
+  const notices: SignupNotice[] = [];
+  const images: { profile: string | null; header: string | null } = { profile: null, header: null };
+  for (const kind of ["profile", "header"] as const) {
+    const value = form.get(kind === "profile" ? "profileImage" : "headerImage");
+    if (!hasUploadedFile(value)) continue;
+    try {
+      images[kind] = (await storeUploadedImage(context.media, value)).url;
+    } catch (error) {
+      if (!(error instanceof UploadError)) {
+        console.error(
+          JSON.stringify({ level: "error", message: "image store failed", error: String(error) }),
+        );
+      }
+      notices.push(
+        imageNotice(kind, error instanceof UploadError ? error.message : "Please try again later."),
+      );
+    }
+  }
+
+  // 4. The profile.
+  try {
+    const expert = await createExpertProfile(db, {
+      userId,
+      profile: input,
+      categories,
+      profileImage: images.profile,
+      headerImage: images.header,
+    });
+    forgetCachedUser(context);
+    await invalidateExpert(context.cache, { id: expert.id, customUrls: [input.customUrl] });
+  } catch (error) {
+    for (const url of [images.profile, images.header]) await deleteImageIfUnused(context, url);
+    if (error instanceof AlreadyExpertError)
+      return result({ status: "already-expert" }, { status: 409, headers });
+    if (!(error instanceof CustomUrlTakenError)) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: "expert profile creation failed",
+          userId,
+          error: String(error),
+        }),
+      );
+    }
+    return result({ status: "partial", redirectTo: "/" }, { status: 500, headers });
+  }
+  return result({ status: "created", redirectTo: "/expert/dashboard", notices }, { status: 201, headers });
+}

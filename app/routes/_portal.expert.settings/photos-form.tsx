@@ -1,0 +1,102 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { ImagePicker } from "~/components/image-picker";
+import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toast";
+
+type UploadResult = { intent: string | null; ok: boolean; url: string | null; error: string | null };
+
+/** Profile picture and header image, each uploaded on its own (SPEC.md's "Photos" tab). */
+export function PhotosForm({
+  profileImage,
+  headerImage,
+}: {
+  profileImage: string | null;
+  headerImage: string | null;
+}) {
+  return (
+    <div className="stack">
+      <ImageUpload
+        intent="profileImage"
+        label="Profile Picture"
+        hint="JPEG, PNG, WebP or GIF, up to 5 MB. 400 x 400 recommended."
+        shape="square"
+        currentUrl={profileImage}
+        successTitle="Profile image uploaded"
+      />
+      <ImageUpload
+        intent="headerImage"
+        label="Header Image"
+        hint="JPEG, PNG, WebP or GIF, up to 5 MB. 1200 x 300 recommended."
+        shape="banner"
+        currentUrl={headerImage}
+        successTitle="Header Image Uploaded"
+      />
+    </div>
+  );
+}
+
+function ImageUpload({
+  intent,
+  label,
+  hint,
+  shape,
+  currentUrl,
+  successTitle,
+}: {
+  intent: "profileImage" | "headerImage";
+  label: string;
+  hint: string;
+  shape: "square" | "banner";
+  currentUrl: string | null;
+  successTitle: string;
+}) {
+  const fetcher = useFetcher<UploadResult>();
+  const [chosen, setChosen] = useState(false);
+  const [pickerKey, setPickerKey] = useState(0);
+  const result = fetcher.data?.intent === intent ? fetcher.data : undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  const busy = fetcher.state !== "idle";
+
+  useEffect(() => {
+    if (fetcher.state !== "idle" || !result) return;
+    if (result.ok) {
+      toast({ title: successTitle, description: "Your public profile shows the new image." });
+      formRef.current?.reset();
+      setChosen(false);
+      setPickerKey((key) => key + 1);
+    } else {
+      toast({
+        title: "Failed to upload image",
+        description: result.error ?? undefined,
+        variant: "destructive",
+      });
+    }
+  }, [fetcher.state, result, successTitle]);
+
+  return (
+    <fetcher.Form
+      ref={formRef}
+      method="post"
+      encType="multipart/form-data"
+      className="card stack settings-form"
+    >
+      <input type="hidden" name="intent" value={intent} />
+      <ImagePicker
+        key={pickerKey}
+        name="image"
+        label={label}
+        hint={hint}
+        shape={shape}
+        currentUrl={result?.ok ? result.url : currentUrl}
+        errors={result && !result.ok && result.error ? [result.error] : undefined}
+        onFileChange={(file) => setChosen(file !== null)}
+      />
+      <div className="row">
+        <Button type="submit" disabled={busy || !chosen}>
+          {busy ? "Uploading..." : `Upload ${label}`}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,50 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useFetcher } from "@remix-run/react";
+import { PrefixedField } from "~/components/prefixed-field";
+import { Button } from "~/components/ui/button";
+import { ExpertPricingSchema } from "~/schemas/expert";
+import { type SettingsFormResult, useSaveToast } from "./general-form";
+
+const asDollars = (cents: number) => (cents / 100).toFixed(2);
+
+export function PricingForm({ questionRate, sessionPrice }: { questionRate: number; sessionPrice: number }) {
+  const fetcher = useFetcher<SettingsFormResult>();
+  const result = useSaveToast(fetcher, "pricing");
+  const [form, fields] = useForm({
+    id: "expert-pricing",
+    lastResult: result?.result,
+    defaultValue: { questionRate: asDollars(questionRate), sessionPrice: asDollars(sessionPrice) },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: ExpertPricingSchema }),
+  });
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="card stack settings-form">
+      <input type="hidden" name="intent" value="pricing" />
+      <div className="form-grid">
+        <PrefixedField
+          label="Question Rate (USD)"
+          prefix="$"
+          hint="What a client pays for one answered question. Minimum $5.00."
+          inputProps={{ ...getInputProps(fields.questionRate, { type: "text" }), inputMode: "decimal" }}
+          errors={fields.questionRate.errors}
+        />
+        <PrefixedField
+          label="Session Price (USD)"
+          prefix="$"
+          hint="What a client pays for a 60-minute session. Minimum $10.00."
+          inputProps={{ ...getInputProps(fields.sessionPrice, { type: "text" }), inputMode: "decimal" }}
+          errors={fields.sessionPrice.errors}
+        />
+      </div>
+      <p className="hint">New prices apply to questions and sessions booked from now on.</p>
+      <div className="row">
+        <Button type="submit" disabled={busy}>
+          {busy ? "Saving..." : "Save Pricing"}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,137 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { requireAdmin, requireAdminForAction } from "~/auth/guards.server";
+import { AdminFrame } from "~/components/admin-frame";
+import { Pagination } from "~/components/pagination";
+import { Button } from "~/components/ui/button";
+import { readForm } from "~/lib/form-data.server";
+import { formatDay } from "~/lib/format-date";
+import { listContactMessages, setContactMessageHandled } from "~/models/contact.server";
+import { AdminMessageActionSchema, CONTACT_FILTERS, type ContactFilter } from "~/schemas/expert";
+import adminHref from "~/styles/admin-experts.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: adminHref }];
+
+export const meta: MetaFunction = () => [
+  { title: "Messages | Admin" },
+  { name: "robots", content: "noindex" },
+];
+
+const FILTER_LABELS: Record<ContactFilter, string> = { open: "Open", handled: "Handled", all: "All" };
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireAdmin(context, request);
+  const url = new URL(request.url);
+  const requested = url.searchParams.get("filter");
+  const filter = (CONTACT_FILTERS as readonly string[]).includes(requested ?? "")
+    ? (requested as ContactFilter)
+    : "open";
+  const pageNumber = Number(url.searchParams.get("page"));
+  const page = Number.isSafeInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 10_000 ? pageNumber : 1;
+  const list = await listContactMessages(context.primaryDb, { filter, page });
+  return { signedInAs: user.name ?? user.username, filter, ...list };
+}
+
+/** Mark a contact message handled, or open again. Admins only (403 for anyone else). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  await requireAdminForAction(context, request);
+  const submission = parseWithZod(await readForm(request), { schema: AdminMessageActionSchema });
+  if (submission.status !== "success") return data({ ok: false }, { status: 400 });
+  const found = await setContactMessageHandled(context.primaryDb, {
+    id: submission.value.messageId,
+    handled: submission.value.intent === "handled",
+    now: new Date(context.now()),
+  });
+  return found ? { ok: true } : data({ ok: false }, { status: 404 });
+}
+
+export default function AdminMessages() {
+  const { signedInAs, filter, messages, total, page, pageSize } = useLoaderData<typeof loader>();
+  const hrefFor = (changes: { filter?: ContactFilter; page?: number }) => {
+    const params = new URLSearchParams();
+    const nextFilter = changes.filter ?? filter;
+    if (nextFilter !== "open") params.set("filter", nextFilter);
+    if (changes.page && changes.page > 1) params.set("page", String(changes.page));
+    const query = params.toString();
+    return query ? `?${query}` : ".";
+  };
+  return (
+    <AdminFrame signedInAs={signedInAs}>
+      <section className="stack" aria-labelledby="messages-title">
+        <h2 id="messages-title">Contact messages</h2>
+        <nav aria-label="Filter messages" className="filter-pills">
+          {CONTACT_FILTERS.map((key) => (
+            <Link
+              key={key}
+              to={hrefFor({ filter: key, page: 1 })}
+              className="filter-pill"
+              aria-current={filter === key ? "page" : undefined}
+            >
+              {FILTER_LABELS[key]}
+            </Link>
+          ))}
+        </nav>
+        <p className="muted">
+          {total} message{total === 1 ? "" : "s"}
+        </p>
+        {messages.length === 0 ? (
+          <p className="card empty-state">
+            {filter === "open" ? "No open messages. Everything has been handled." : "No messages."}
+          </p>
+        ) : (
+          <ul className="message-list">
+            {messages.map((message) => (
+              <MessageItem key={message.id} message={message} />
+            ))}
+          </ul>
+        )}
+        <Pagination page={page} pageSize={pageSize} total={total} hrefFor={(n) => hrefFor({ page: n })} />
+      </section>
+    </AdminFrame>
+  );
+}
+
+type Message = ReturnType<typeof useLoaderData<typeof loader>>["messages"][number];
+
+function MessageItem({ message }: { message: Message }) {
+  const fetcher = useFetcher<typeof action>();
+  const pending = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
+  const handled = pending ? pending === "handled" : message.handledAt !== null;
+  const reply = `mailto:${encodeURIComponent(message.email)}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`;
+  return (
+    <li className="card stack message" data-handled={handled}>
+      <div className="message__head">
+        <h3 className="message__subject">{message.subject}</h3>
+        {handled ? <span className="badge badge--muted">Handled</span> : <span className="badge">Open</span>}
+      </div>
+      <p className="message__meta">
+        From {message.name} &lt;{message.email}&gt; · {formatDay(message.createdAt)}
+      </p>
+      <p className="message__body">{message.message}</p>
+      <div className="row">
+        <a className="btn btn--secondary btn--sm" href={reply}>
+          Reply by email
+        </a>
+        <fetcher.Form method="post">
+          <input type="hidden" name="messageId" value={message.id} />
+          <Button
+            type="submit"
+            name="intent"
+            value={handled ? "open" : "handled"}
+            size="sm"
+            variant={handled ? "ghost" : "primary"}
+          >
+            {handled ? "Reopen" : "Mark handled"}
+          </Button>
+        </fetcher.Form>
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,472 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { ExpertisePicker } from "~/components/expertise-picker";
+import { ImagePicker } from "~/components/image-picker";
+import { PrefixedField } from "~/components/prefixed-field";
+import { SelectField } from "~/components/select-field";
+import { Button } from "~/components/ui/button";
+import { cx } from "~/components/ui/cx";
+import { ErrorList, Field, TextareaField } from "~/components/ui/field";
+import { toast } from "~/components/ui/toast";
+import { useHydrated } from "~/components/use-hydrated";
+import {
+  EXPERT_LIMITS,
+  ExpertAccountStepSchema,
+  ExpertPricingStepSchema,
+  ExpertProfileStepSchema,
+  type ExpertSignupResult,
+  filterCustomUrlInput,
+  PARTIAL_SUCCESS_NOTICE,
+  PROFILE_CREATED_NOTICE,
+  type SignupNotice,
+} from "~/schemas/expert";
+
+/** SPEC.md section 9: the wizard's redirects wait 1.5 s so the notice can be read. */
+export const REDIRECT_DELAY_MS = 1500;
+
+const STEPS = {
+  account: { label: "Account", schema: ExpertAccountStepSchema },
+  profile: { label: "Profile", schema: ExpertProfileStepSchema },
+  pricing: { label: "Pricing", schema: ExpertPricingStepSchema },
+} as const;
+type StepKey = keyof typeof STEPS;
+const fieldsOf = (step: StepKey) => Object.keys(STEPS[step].schema.shape);
+
+type Errors = Record<string, string[]>;
+
+/** Validates one step's fields from the whole form (every step's inputs stay in the one form). */
+function validateStep(step: StepKey, form: HTMLFormElement): Errors {
+  const submission = parseWithZod(new FormData(form), { schema: STEPS[step].schema });
+  if (submission.status === "success") return {};
+  const errors: Errors = {};
+  for (const [name, messages] of Object.entries(submission.error ?? {})) {
+    if (messages?.length) errors[name] = messages;
+  }
+  return errors;
+}
+
+export function useRedirectAfter(to: string | null, delay = REDIRECT_DELAY_MS) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (!to) return;
+    const timer = setTimeout(() => navigate(to), delay);
+    return () => clearTimeout(timer);
+  }, [to, delay, navigate]);
+}
+
+type Category = { id: number; name: string; slug: string };
+
+export function ExpertWizard({
+  categories,
+  siteAddress,
+  signedInAs,
+  result,
+}: {
+  categories: Category[];
+  siteAddress: string;
+  signedInAs: string | null;
+  result: ExpertSignupResult | null;
+}) {
+  const steps: StepKey[] = signedInAs === null ? ["account", "profile", "pricing"] : ["profile", "pricing"];
+  const hydrated = useHydrated();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post";
+  const formRef = useRef<HTMLFormElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [stepIndex, setStepIndex] = useState(0);
+  const [errors, setErrors] = useState<Errors>({});
+  const [customUrl, setCustomUrl] = useState("");
+  const [categoryId, setCategoryId] = useState("");
+  const [expertise, setExpertise] = useState<string[]>([]);
+  const [bio, setBio] = useState("");
+  const movedByUser = useRef(false);
+  const step = steps[Math.min(stepIndex, steps.length - 1)];
+
+  // Move focus to the new step's heading so keyboard and screen-reader users follow along.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes, by design
+  useEffect(() => {
+    if (movedByUser.current) headingRef.current?.focus();
+  }, [stepIndex]);
+
+  // The server's answer: field errors send the person back to the first step that has one.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: handle each new server answer once
+  useEffect(() => {
+    if (result?.status !== "invalid") return;
+    const serverErrors: Errors = {};
+    for (const [name, messages] of Object.entries(result.errors)) {
+      if (messages?.length) serverErrors[name] = messages;
+    }
+    setErrors(serverErrors);
+    const first = steps.findIndex((key) => fieldsOf(key).some((name) => serverErrors[name]));
+    if (first >= 0) {
+      movedByUser.current = true;
+      setStepIndex(first);
+    }
+    if (result.formError) toast({ title: "Error", description: result.formError, variant: "destructive" });
+  }, [result]);
+
+  function goTo(index: number) {
+    movedByUser.current = true;
+    setStepIndex(index);
+  }
+
+  /** Focuses the first field with an error, in the order the fields appear on screen. */
+  function focusFirstError(found: Errors) {
+    const controls = Array.from(formRef.current?.elements ?? []) as HTMLInputElement[];
+    controls.find((control) => control.name && found[control.name])?.focus();
+  }
+
+  function onContinue() {
+    const form = formRef.current;
+    if (!form) return;
+    const found = validateStep(step, form);
+    setErrors((current) => {
+      const next = { ...current };
+      for (const name of fieldsOf(step)) delete next[name];
+      return { ...next, ...found };
+    });
+    if (Object.keys(found).length > 0) {
+      focusFirstError(found);
+      return;
+    }
+    goTo(stepIndex + 1);
+  }
+
+  /** Once a field has an error, it is checked again as the person corrects it. */
+  function onFormChange(event: FormEvent<HTMLFormElement>) {
+    const name = (event.target as HTMLInputElement).name;
+    if (!name || !errors[name]) return;
+    const owner = steps.find((key) => fieldsOf(key).includes(name));
+    if (!owner) return;
+    const found = validateStep(owner, event.currentTarget);
+    setErrors((current) => {
+      const next = { ...current };
+      if (found[name]) next[name] = found[name];
+      else delete next[name];
+      return next;
+    });
+  }
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    const form = event.currentTarget;
+    const found: Errors = {};
+    for (const key of steps) Object.assign(found, validateStep(key, form));
+    if (Object.keys(found).length === 0) return; // Remix's <Form> sends it.
+    event.preventDefault();
+    setErrors(found);
+    const first = steps.findIndex((key) => fieldsOf(key).some((name) => found[name]));
+    goTo(first);
+  }
+
+  if (result?.status === "created")
+    return <Outcome kind="created" notices={result.notices} to={result.redirectTo} />;
+  if (result?.status === "partial") return <Outcome kind="partial" notices={[]} to={result.redirectTo} />;
+  if (result?.status === "already-expert")
+    return <Outcome kind="already" notices={[]} to="/expert/dashboard" />;
+
+  const showAll = !hydrated; // Without JavaScript every step is shown, in order, in one form.
+  const isLast = stepIndex === steps.length - 1;
+  const e = (name: string) => errors[name];
+
+  return (
+    <section className="card wizard" aria-labelledby="wizard-step-title">
+      {signedInAs !== null ? (
+        <p className="notice notice--success wizard__signed-in">
+          Signed in as <strong>{signedInAs}</strong>
+        </p>
+      ) : null}
+      <ol className="wizard-steps" aria-label="Application steps">
+        {steps.map((key, index) => (
+          <li
+            key={key}
+            className="wizard-steps__item"
+            data-state={index < stepIndex ? "done" : index === stepIndex ? "current" : "todo"}
+            aria-current={index === stepIndex ? "step" : undefined}
+          >
+            <span className="wizard-steps__number" aria-hidden="true">
+              {index < stepIndex ? "✓" : index + 1}
+            </span>
+            <span className="wizard-steps__label">
+              <span className="visually-hidden">
+                Step {index + 1} of {steps.length}:{" "}
+              </span>
+              {STEPS[key].label}
+            </span>
+          </li>
+        ))}
+      </ol>
+      <h2 id="wizard-step-title" ref={headingRef} tabIndex={-1} className="wizard__title">
+        {showAll ? "Your application" : STEPS[step].label}
+      </h2>
+      {result?.status === "invalid" && result.formError ? (
+        <p className="form-error" role="alert">
+          {result.formError}
+        </p>
+      ) : null}
+      <Form
+        ref={formRef}
+        id="expert-application"
+        method="post"
+        encType="multipart/form-data"
+        noValidate
+        className="stack"
+        onChange={onFormChange}
+        onSubmit={onSubmit}
+      >
+        {steps.includes("account") ? (
+          <fieldset className="wizard__step stack" hidden={!showAll && step !== "account"}>
+            <legend className="visually-hidden">Account</legend>
+            <div className="form-grid">
+              <Field
+                label="First Name"
+                inputProps={{ name: "firstName", autoComplete: "given-name" }}
+                errors={e("firstName")}
+              />
+              <Field
+                label="Last Name"
+                inputProps={{ name: "lastName", autoComplete: "family-name" }}
+                errors={e("lastName")}
+              />
+            </div>
+            <Field
+              label="Username"
+              inputProps={{ name: "username", autoComplete: "username" }}
+              errors={e("username")}
+            />
+            <Field
+              label="Email"
+              inputProps={{ name: "email", type: "email", autoComplete: "email" }}
+              errors={e("email")}
+            />
+            <Field
+              label="Password"
+              hint="At least 6 characters."
+              inputProps={{ name: "password", type: "password", autoComplete: "new-password" }}
+              errors={e("password")}
+            />
+            <p className="hint wizard__privacy">
+              Your name is shown on your public profile. Your email is only used for notifications and account
+              purposes; it is never shown to clients.
+            </p>
+          </fieldset>
+        ) : null}
+
+        <fieldset className="wizard__step stack" hidden={!showAll && step !== "profile"}>
+          <legend className="visually-hidden">Profile</legend>
+          <ImagePicker
+            name="profileImage"
+            label="Profile Picture"
+            hint="JPEG, PNG, WebP or GIF, up to 5 MB. 400 x 400 recommended."
+            shape="square"
+          />
+          <ImagePicker
+            name="headerImage"
+            label="Header Image"
+            hint="JPEG, PNG, WebP or GIF, up to 5 MB. 1200 x 300 recommended."
+            shape="banner"
+          />
+          <Field
+            label="Professional Title"
+            inputProps={{ name: "title", placeholder: "e.g. Growth Marketing Consultant" }}
+            errors={e("title")}
+          />
+          <Field
+            label="Company/Organization"
+            inputProps={{ name: "occupation", autoComplete: "organization" }}
+            errors={e("occupation")}
+          />
+          <PrefixedField
+            label="Custom URL"
+            prefix={siteAddress}
+            hint="Letters, numbers, underscores and hyphens. Leave empty to use your expert number."
+            inputProps={{
+              name: "customUrl",
+              value: customUrl,
+              autoCapitalize: "none",
+              autoCorrect: "off",
+              spellCheck: false,
+              maxLength: EXPERT_LIMITS.customUrlMaxLength,
+              onChange: (event) =>
+                setCustomUrl(filterCustomUrlInput(event.currentTarget.value, { allowUnderscore: true })),
+            }}
+            errors={e("customUrl")}
+          />
+          <SelectField
+            label="Primary Category"
+            placeholder="Select a category"
+            hint="More categories can be added later."
+            options={categories.map((category) => ({ value: String(category.id), label: category.name }))}
+            selectProps={{
+              name: "categoryId",
+              value: categoryId,
+              onChange: (event) => {
+                const value = event.currentTarget.value;
+                setCategoryId(value);
+                const chosen = categories.find((category) => String(category.id) === value);
+                if (chosen && expertise.length === 0) setExpertise([chosen.name]);
+              },
+            }}
+            errors={e("categoryId")}
+          />
+          <ExpertisePicker
+            categories={categories}
+            selected={expertise}
+            onChange={setExpertise}
+            errors={e("expertise")}
+          />
+          <TextareaField
+            label="Bio"
+            hint={`${bio.trim().length} / ${EXPERT_LIMITS.bioMaxLength} characters (at least ${EXPERT_LIMITS.signupBioMinLength}).`}
+            inputProps={{
+              name: "bio",
+              value: bio,
+              rows: 6,
+              maxLength: EXPERT_LIMITS.bioMaxLength,
+              placeholder: "Who you help, what you've done, and what clients can expect from you.",
+              onChange: (event) => setBio(event.currentTarget.value),
+            }}
+            errors={e("bio")}
+          />
+        </fieldset>
+
+        <fieldset className="wizard__step stack" hidden={!showAll && step !== "pricing"}>
+          <legend className="visually-hidden">Pricing</legend>
+          <div className="form-grid">
+            <PrefixedField
+              label="Question Rate (USD)"
+              prefix="$"
+              hint="What a client pays for one answered question. At least $5."
+              inputProps={{
+                name: "questionRate",
+                inputMode: "decimal",
+                defaultValue: String(EXPERT_LIMITS.defaultQuestionRateDollars),
+              }}
+              errors={e("questionRate")}
+            />
+            <PrefixedField
+              label="Session Price (USD)"
+              prefix="$"
+              hint="What a client pays for a 60-minute session. At least $30."
+              inputProps={{
+                name: "sessionPrice",
+                inputMode: "decimal",
+                defaultValue: String(EXPERT_LIMITS.defaultSessionPriceDollars),
+              }}
+              errors={e("sessionPrice")}
+            />
+          </div>
+          <div className="field">
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                name="termsAgreed"
+                aria-invalid={Boolean(e("termsAgreed")) || undefined}
+                aria-describedby="termsAgreed-error"
+              />
+              <span>
+                I agree to the{" "}
+                <Link to="/terms-of-service" target="_blank" rel="noreferrer">
+                  terms and conditions
+                </Link>
+              </span>
+            </label>
+            <ErrorList id="termsAgreed-error" errors={e("termsAgreed")} />
+          </div>
+          <ul className="marketing-cards" aria-label="Why experts join">
+            <li className="marketing-card">
+              <h3>Share Your Knowledge</h3>
+              <p>Answer the questions founders are stuck on, in writing or by voice, on your own schedule.</p>
+            </li>
+            <li className="marketing-card">
+              <h3>Build Your Brand</h3>
+              <p>A public profile with your own address, reviews and the answers you're proud of.</p>
+            </li>
+            <li className="marketing-card">
+              <h3>Earn Income</h3>
+              <p>You set your question rate and session price; payments are handled for you.</p>
+            </li>
+          </ul>
+        </fieldset>
+
+        <div className="wizard__actions">
+          {hydrated && stepIndex > 0 ? (
+            <Button variant="secondary" onClick={() => goTo(stepIndex - 1)} disabled={busy}>
+              Back
+            </Button>
+          ) : (
+            <span />
+          )}
+          {/* Distinct keys: the click on Continue must not land on a submit button rendered in its place. */}
+          {hydrated && !isLast ? (
+            <Button key="continue" onClick={onContinue}>
+              Continue
+            </Button>
+          ) : (
+            <Button key="submit" type="submit" disabled={busy}>
+              {busy ? "Creating Profile..." : "Create Expert Profile"}
+            </Button>
+          )}
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+/** After the submission: created, partial success or already an expert; then the 1.5 s redirect. */
+function Outcome({
+  kind,
+  notices,
+  to,
+}: {
+  kind: "created" | "partial" | "already";
+  notices: SignupNotice[];
+  to: string;
+}) {
+  useRedirectAfter(to);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: announce once, when the outcome arrives
+  useEffect(() => {
+    if (kind === "partial") toast(PARTIAL_SUCCESS_NOTICE);
+    else if (kind === "created" && notices.length > 0) {
+      // One toast at a time (SPEC.md): one for all the images that failed.
+      toast({
+        title: notices.length === 1 ? notices[0].title : "Image Upload Failed",
+        description: notices.map((notice) => notice.description).join(" "),
+        variant: "destructive",
+      });
+    } else if (kind === "created") toast(PROFILE_CREATED_NOTICE);
+  }, []);
+  const heading =
+    kind === "created"
+      ? "Your expert profile is ready"
+      : kind === "partial"
+        ? "Partial Success"
+        : "You're already an expert";
+  const text =
+    kind === "created"
+      ? "Taking you to your dashboard..."
+      : kind === "partial"
+        ? PARTIAL_SUCCESS_NOTICE.description
+        : "You already have an expert profile. Taking you to your dashboard...";
+  return (
+    <section
+      className={cx(
+        "card stack become-expert__status",
+        kind === "partial" && "become-expert__status--warning",
+      )}
+      role="status"
+    >
+      <h2>{heading}</h2>
+      <p>{text}</p>
+      {notices.map((notice) => (
+        <div key={notice.title} className="notice notice--danger">
+          <strong>{notice.title}</strong>
+          <p className="become-expert__notice-text">{notice.description}</p>
+        </div>
+      ))}
+      <p>
+        <Link to={to}>{to === "/" ? "Go to the home page" : "Go to Expert Dashboard"}</Link>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,187 @@
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { gotoHydrated, signInAs } from "./support/pages";
+
+const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
+const wizard = (page: Page) => page.locator("form#expert-application");
+const continueButton = (page: Page) => wizard(page).getByRole("button", { name: "Continue" });
+
+describe("becoming an expert in the browser", () => {
+  it("walks a new visitor through the wizard with both images, to the dashboard, settings, earnings and share", async () => {
+    const page = await newPage(PHONE);
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await gotoHydrated(page, "/become-expert");
+    const form = wizard(page);
+    await expect.poll(() => form.isVisible()).toBe(true);
+    expect(await page.locator('[aria-current="step"]').textContent()).toContain("Account");
+    // No Back on the first step.
+    expect(await form.getByRole("button", { name: "Back" }).count()).toBe(0);
+
+    // Continue checks the step with SPEC.md's messages before advancing.
+    await form.getByLabel("Username").fill("ab");
+    await form.getByLabel("Email").fill("not-an-email");
+    await continueButton(page).click();
+    await expect.poll(() => form.textContent()).toContain("Username must be at least 3 characters");
+    expect(await form.textContent()).toContain("Please provide a valid email address");
+    expect(await form.textContent()).toContain("First name is required");
+    expect(await page.locator('[aria-current="step"]').textContent()).toContain("Account");
+    await screenshot(page, "become-expert-account-errors-phone");
+
+    const username = `e2e-expert-${Date.now().toString(36)}`;
+    await form.getByLabel("First Name").fill("Ada");
+    await form.getByLabel("Last Name").fill("Lovelace");
+    await form.getByLabel("Username").fill(username);
+    await form.getByLabel("Email").fill(`${username}@example.com`);
+    await form.getByLabel("Password").fill("analytical-1");
+    await continueButton(page).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
+
+    // Both images, with previews; the custom URL is lower-cased and filtered as it is typed.
+    await form.getByLabel("Profile Picture").setInputFiles(fixture("avatar.jpg"));
+    await form.getByLabel("Header Image").setInputFiles(fixture("header.png"));
+    await expect
+      .poll(() => form.getByAltText("Preview of the chosen profile picture").isVisible())
+      .toBe(true);
+    await expect.poll(() => form.getByAltText("Preview of the chosen header image").isVisible()).toBe(true);
+    await form.getByLabel("Professional Title").fill("Analytical Engine Consultant");
+    await form.getByLabel("Company/Organization").fill("Babbage & Co");
+    await form.getByLabel("Custom URL").pressSequentially(`Ada Love_${username.slice(-6)}!`);
+    const customUrl = `adalove_${username.slice(-6)}`;
+    expect(await form.getByLabel("Custom URL").inputValue()).toBe(customUrl);
+    await form.getByLabel("Primary Category").selectOption({ label: "Tech and AI" });
+    // Choosing the primary category pre-selects it as an area of expertise; a fourth is refused.
+    for (const name of ["Sales", "Business Automation", "Legal"]) {
+      await form.locator("label.chip", { hasText: name }).click();
+    }
+    await expect.poll(() => page.getByText("Maximum categories reached").first().isVisible()).toBe(true);
+    expect(await form.getByRole("checkbox", { name: "Legal" }).isChecked()).toBe(false);
+    await form
+      .getByLabel("Bio")
+      .fill("I wrote the first published algorithm for a machine and help teams make theirs do more.");
+    await screenshot(page, "become-expert-profile-phone");
+    await continueButton(page).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Pricing");
+
+    // Back goes one step, and the profile step kept everything (images included).
+    await form.getByRole("button", { name: "Back" }).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
+    expect(await form.getByLabel("Custom URL").inputValue()).toBe(customUrl);
+    await continueButton(page).click();
+
+    // Pricing: SPEC.md's defaults, then the terms.
+    expect(await form.getByLabel("Question Rate (USD)").inputValue()).toBe("10");
+    expect(await form.getByLabel("Session Price (USD)").inputValue()).toBe("50");
+    for (const card of ["Share Your Knowledge", "Build Your Brand", "Earn Income"]) {
+      expect(await form.getByRole("heading", { name: card }).isVisible()).toBe(true);
+    }
+    await form.getByLabel("Session Price (USD)").fill("29");
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await expect.poll(() => form.textContent()).toContain("Session price must be at least $30");
+    expect(await form.textContent()).toContain("You must agree to the terms and conditions");
+    await form.getByLabel("Session Price (USD)").fill("80");
+    await form.getByLabel("I agree to the terms and conditions").check();
+    await screenshot(page, "become-expert-pricing-phone");
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await expect.poll(() => page.getByText("Your expert profile is ready").isVisible()).toBe(true);
+    await page.waitForURL("**/expert/dashboard");
+    await page.waitForSelector("html[data-hydrated]");
+    await expect.poll(() => page.getByRole("heading", { name: "Expert Dashboard" }).isVisible()).toBe(true);
+    expect(await page.getByText("Welcome back, Ada Lovelace.").isVisible()).toBe(true);
+    await screenshot(page, "become-expert-dashboard-phone");
+
+    // The sidebar is collapsed on a phone; the menu opens it. View Profile opens a new tab.
+    const portalNav = page.getByRole("navigation", { name: "Expert portal" });
+    expect(await portalNav.isVisible()).toBe(false);
+    await page.getByRole("button", { name: "Portal menu" }).click();
+    await expect.poll(() => portalNav.isVisible()).toBe(true);
+    const viewProfile = portalNav.getByRole("link", { name: /View Profile/ });
+    expect(await viewProfile.getAttribute("href")).toBe(`/${customUrl}`);
+    expect(await viewProfile.getAttribute("target")).toBe("_blank");
+
+    // Settings: both images were stored; edit the bio and see it after a reload.
+    await portalNav.getByRole("link", { name: "Edit Profile" }).click();
+    await page.waitForURL("**/expert/settings");
+    await page.getByRole("tab", { name: "Photos" }).click();
+    const pictures = page.locator(".image-picker__preview img");
+    await expect.poll(() => pictures.count()).toBe(2);
+    for (const src of await pictures.evaluateAll((images) =>
+      images.map((image) => image.getAttribute("src")),
+    )) {
+      expect(src).toMatch(/^\/media\/images\/[0-9a-f]{64}\.(jpg|png)$/);
+      const served = await page.request.get(src ?? "");
+      expect(served.status()).toBe(200);
+      expect(served.headers()["cache-control"]).toContain("immutable");
+    }
+    await screenshot(page, "expert-settings-photos-phone");
+    await page.getByRole("tab", { name: "General Information" }).click();
+    const newBio = `Updated from the browser at ${new Date().toISOString()}: now also teaching.`;
+    await page.getByLabel("Bio").fill(newBio);
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect.poll(() => page.getByText("Profile updated").first().isVisible()).toBe(true);
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]");
+    expect(await page.getByLabel("Bio").inputValue()).toBe(newBio);
+    await screenshot(page, "expert-settings-general-phone");
+
+    // Earnings: a new expert has earned nothing yet.
+    await gotoHydrated(page, "/expert/earnings");
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Earnings", exact: true }).isVisible())
+      .toBe(true);
+    expect(await page.getByText("Total Earnings").isVisible()).toBe(true);
+    await page.getByRole("tab", { name: "Revenue Breakdown" }).click();
+    await expect.poll(() => page.getByText("No earnings data available yet").isVisible()).toBe(true);
+    await screenshot(page, "expert-earnings-new-phone");
+
+    // Share: the profile link, copied with "Copied" for 2 seconds.
+    await gotoHydrated(page, "/expert/share");
+    const link = page.getByLabel("Profile link", { exact: true });
+    expect(await link.inputValue()).toMatch(new RegExp(`/${customUrl}$`));
+    const copy = page.getByRole("button", { name: "Copy profile link" });
+    await copy.click();
+    await expect.poll(() => copy.textContent()).toBe("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await link.inputValue());
+    await expect.poll(() => copy.textContent(), { timeout: 4000 }).toBe("Copy");
+    for (const [name, host] of [
+      ["Twitter", "twitter.com"],
+      ["Facebook", "www.facebook.com"],
+      ["LinkedIn", "www.linkedin.com"],
+    ]) {
+      const share = page.getByRole("link", { name: new RegExp(`^${name}`) });
+      expect(new URL((await share.getAttribute("href")) ?? "").host).toBe(host);
+      expect(await share.getAttribute("target")).toBe("_blank");
+    }
+    expect(await page.getByRole("link", { name: "Open in Email Client" }).getAttribute("href")).toMatch(
+      /^mailto:\?subject=/,
+    );
+    await screenshot(page, "expert-share-phone");
+  });
+
+  it("tells a signed-in expert they already are one and sends them to the dashboard", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/become-expert");
+    await expect.poll(() => page.getByText("You're already an expert").isVisible()).toBe(true);
+    await page.waitForURL("**/expert/dashboard");
+  });
+
+  it("skips the account step for a signed-in client and shows who they are", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    // A client-side navigation: the session is read while the page streams (a spinner meanwhile).
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Become an Expert" })
+      .click();
+    await page.waitForURL("**/become-expert");
+    await expect.poll(() => page.getByText("Signed in as").isVisible()).toBe(true);
+    await gotoHydrated(page, "/become-expert");
+    await expect.poll(() => page.getByText("Signed in as").isVisible()).toBe(true);
+    expect(await page.getByText("Jordan Lee").first().isVisible()).toBe(true);
+    expect(await page.locator('[aria-current="step"]').textContent()).toContain("Profile");
+    expect(await page.locator(".wizard-steps__item").count()).toBe(2);
+    await screenshot(page, "become-expert-signed-in-desktop");
+  });
+});

@@ -1,0 +1,106 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, newPage, PHONE, screenshot, type Viewport } from "./harness";
+import { gotoHydrated, signInAs } from "./support/pages";
+
+const VIEWPORTS: Array<[string, Viewport]> = [
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+];
+
+async function expectNoHorizontalScroll(page: Page, what: string) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
+}
+
+describe("the expert portal with the demo expert's history", () => {
+  for (const [label, viewport] of VIEWPORTS) {
+    it(`shows real figures on the dashboard, earnings and analytics (${label})`, async () => {
+      const page = await newPage(viewport);
+      await signInAs(page, "expert");
+
+      await gotoHydrated(page, "/expert/dashboard");
+      for (const card of ["Pending Questions", "Upcoming Bookings", "Avg. Response Time", "Average Rating"]) {
+        expect(await page.locator(".stat-card__label", { hasText: card }).isVisible(), card).toBe(true);
+      }
+      // The real mean of answeredAt - paidAt (the seed's history happens to average 6.3 hours).
+      const response = page
+        .locator(".stat-card", { hasText: "Avg. Response Time" })
+        .locator(".stat-card__value");
+      expect(await response.textContent()).toMatch(/^\d+\.\d hours$/);
+      expect(await page.getByRole("heading", { name: "Performance Overview" }).isVisible()).toBe(true);
+      expect(await page.locator(".bar-chart__bar").count()).toBeGreaterThan(0);
+      await expectNoHorizontalScroll(page, "dashboard");
+      await screenshot(page, `expert-dashboard-${label}`);
+
+      await gotoHydrated(page, "/expert/earnings");
+      const total = page.locator(".stat-card--highlight .stat-card__value");
+      expect(await total.textContent()).toMatch(/^\$\d+\.\d{2}$/);
+      await page.getByRole("tab", { name: "Revenue Breakdown" }).click();
+      await expect.poll(() => page.locator(".source-tile").first().isVisible()).toBe(true);
+      expect(await page.locator(".source-tile__percent").first().textContent()).toMatch(/^\d+%$/);
+      await expectNoHorizontalScroll(page, "earnings");
+      await screenshot(page, `expert-earnings-${label}`);
+
+      const download = page.waitForEvent("download");
+      await page.getByRole("link", { name: "Export CSV" }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/^earnings-\d{4}-\d{2}-\d{2}\.csv$/);
+
+      await gotoHydrated(page, "/expert/earnings/analytics");
+      expect(await page.getByRole("heading", { name: "Earnings by month" }).isVisible()).toBe(true);
+      expect(await page.locator(".bar-chart").count()).toBe(2);
+      await expectNoHorizontalScroll(page, "analytics");
+      await screenshot(page, `expert-earnings-analytics-${label}`);
+
+      await gotoHydrated(page, "/expert/settings?tab=pricing");
+      expect(await page.getByLabel("Question Rate (USD)").inputValue()).toMatch(/^\d+\.\d{2}$/);
+      await page.getByLabel("Session Price (USD)").fill("9.99");
+      await page.getByRole("button", { name: "Save Pricing" }).click();
+      await expect.poll(() => page.getByText("Minimum session price is $10.00").isVisible()).toBe(true);
+      await screenshot(page, `expert-settings-pricing-${label}`);
+
+      await gotoHydrated(page, "/expert/share");
+      await expectNoHorizontalScroll(page, "share");
+      await screenshot(page, `expert-share-${label}`);
+    });
+  }
+});
+
+describe("admin verification in the browser", () => {
+  it("verifies and features an expert from the experts list", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "admin");
+    await gotoHydrated(page, "/admin/experts?filter=unverified");
+    const first = page.locator(".admin-expert").first();
+    const username = ((await first.locator(".admin-expert__meta").first().textContent()) ?? "").split(" ")[0];
+    expect(username).toMatch(/^@/);
+
+    // Search for that expert (one row), verify them: the row shows the mark at once.
+    await gotoHydrated(page, `/admin/experts?q=${encodeURIComponent(username.slice(1))}`);
+    const found = page.locator(".admin-expert", { hasText: username }).first();
+    await found.getByRole("button", { name: /^Verify / }).click();
+    await expect.poll(() => page.getByText("Expert verified").first().isVisible()).toBe(true);
+    await expect.poll(() => found.getByText("Verified Expert").isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => found.getByText("Verified Expert").isVisible()).toBe(true);
+    await screenshot(page, "admin-experts-desktop");
+
+    await found.getByRole("button", { name: /^Feature / }).click();
+    await expect.poll(() => found.getByText("Top Expert").isVisible()).toBe(true);
+    await found.getByRole("button", { name: /^Unfeature / }).click();
+    await expect.poll(() => found.getByText("Top Expert").count()).toBe(0);
+
+    await gotoHydrated(page, "/admin/messages?filter=all");
+    expect(await page.getByRole("heading", { name: "Contact messages" }).isVisible()).toBe(true);
+    await screenshot(page, "admin-messages-desktop");
+  });
+
+  it("lists the experts on a phone without sideways scrolling", async () => {
+    const page = await newPage(PHONE);
+    await signInAs(page, "admin");
+    await gotoHydrated(page, "/admin/experts");
+    await expectNoHorizontalScroll(page, "admin experts");
+    await screenshot(page, "admin-experts-phone");
+  });
+});

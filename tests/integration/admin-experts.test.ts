@@ -1,0 +1,189 @@
+import { env } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { contactMessages, experts, notifications } from "~/db/schema.server";
+import { cacheKeys } from "~/services/cache.server";
+import { insertExpert } from "../factories";
+import { db, get, insertAccount, postForm, postRaw, signIn } from "./support/accounts";
+
+let adminCookie: string;
+beforeAll(async () => {
+  await insertAccount("site-admin", "admin-pass-1", { role: "admin" });
+  adminCookie = await signIn("site-admin", "admin-pass-1");
+});
+
+const expertRow = async (id: number) => (await db().select().from(experts).where(eq(experts.id, id)))[0];
+
+describe("admin: experts (verify and feature)", () => {
+  it("lists experts with their marks, filtered and searched", async () => {
+    await insertExpert(db(), {
+      user: { name: "Vera Verified" },
+      expert: { isVerified: true, customUrl: "vera" },
+    });
+    await insertExpert(db(), { user: { name: "Una Unverified" }, expert: { isVerified: false } });
+    const all = await (await get("/admin/experts", adminCookie)).text();
+    expect(all).toContain("Vera Verified");
+    expect(all).toContain("Una Unverified");
+    expect(all).toContain("Verified Expert");
+    const unverified = await (await get("/admin/experts?filter=unverified", adminCookie)).text();
+    expect(unverified).toContain("Una Unverified");
+    expect(unverified).not.toContain("Vera Verified");
+    const searched = await (await get("/admin/experts?q=vera", adminCookie)).text();
+    expect(searched).toContain("Vera Verified");
+    expect(searched).not.toContain("Una Unverified");
+  });
+
+  it("verifies an expert, notifies them once and refreshes their public read model; unverify removes the mark", async () => {
+    const { user, expert } = await insertExpert(db(), { expert: { customUrl: "to-verify" } });
+    await env.CACHE.put(cacheKeys.expertProfile(expert.id), JSON.stringify({ value: { isVerified: false } }));
+    await env.CACHE.put(cacheKeys.expertIdByCustomUrl("to-verify"), JSON.stringify({ value: expert.id }));
+    await env.CACHE.put(cacheKeys.featuredExperts(), JSON.stringify({ value: [] }));
+
+    const verify = await postForm(
+      "/admin/experts",
+      { intent: "verify", expertId: String(expert.id) },
+      { cookie: adminCookie },
+    );
+    expect(verify.status).toBe(200);
+    const verified = await expertRow(expert.id);
+    expect(verified.isVerified).toBe(true);
+    expect(verified.verifiedAt).toBeInstanceOf(Date);
+    expect(await env.CACHE.get(cacheKeys.expertProfile(expert.id))).toBeNull();
+    expect(await env.CACHE.get(cacheKeys.expertIdByCustomUrl("to-verify"))).toBeNull();
+    expect(await env.CACHE.get(cacheKeys.featuredExperts())).toBeNull();
+
+    await postForm(
+      "/admin/experts",
+      { intent: "unverify", expertId: String(expert.id) },
+      { cookie: adminCookie },
+    );
+    expect(await expertRow(expert.id)).toMatchObject({ isVerified: false, verifiedAt: null });
+    await postForm(
+      "/admin/experts",
+      { intent: "verify", expertId: String(expert.id) },
+      { cookie: adminCookie },
+    );
+    const sent = await db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, user.id), eq(notifications.kind, "expert_verified")));
+    expect(sent).toHaveLength(1);
+  });
+
+  it("features and unfeatures an expert (top expert), refreshing the featured list", async () => {
+    const { expert } = await insertExpert(db());
+    await env.CACHE.put(cacheKeys.featuredExperts(), JSON.stringify({ value: [] }));
+    const feature = await postForm(
+      "/admin/experts",
+      { intent: "feature", expertId: String(expert.id) },
+      { cookie: adminCookie },
+    );
+    expect(feature.status).toBe(200);
+    expect((await expertRow(expert.id)).isTopExpert).toBe(true);
+    expect(await env.CACHE.get(cacheKeys.featuredExperts())).toBeNull();
+    await postForm(
+      "/admin/experts",
+      { intent: "unfeature", expertId: String(expert.id) },
+      { cookie: adminCookie },
+    );
+    expect((await expertRow(expert.id)).isTopExpert).toBe(false);
+  });
+
+  it("refuses the verify action from a non-admin with 403, changing nothing", async () => {
+    const { expert } = await insertExpert(db());
+    const expertUser = await insertExpert(db(), { user: { password: "expert-pass-1" } });
+    await insertAccount("plain-client", "client-pass-1");
+    const cookies = {
+      expert: await signIn(expertUser.user.username, "expert-pass-1"),
+      client: await signIn("plain-client", "client-pass-1"),
+    };
+    for (const [who, cookie] of Object.entries(cookies)) {
+      for (const intent of ["verify", "feature"]) {
+        const response = await postForm(
+          "/admin/experts",
+          { intent, expertId: String(expert.id) },
+          { cookie },
+        );
+        expect(response.status, `${who} ${intent}`).toBe(403);
+      }
+    }
+    const signedOut = await postForm("/admin/experts", { intent: "verify", expertId: String(expert.id) });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("Location")).toMatch(/^\/admin\/login/);
+    expect(await expertRow(expert.id)).toMatchObject({ isVerified: false, isTopExpert: false });
+  });
+
+  it("answers 400 to an unknown action and 404 to an unknown expert", async () => {
+    expect(
+      (await postForm("/admin/experts", { intent: "delete", expertId: "1" }, { cookie: adminCookie })).status,
+    ).toBe(400);
+    expect(
+      (await postForm("/admin/experts", { intent: "verify", expertId: "999999" }, { cookie: adminCookie }))
+        .status,
+    ).toBe(404);
+    const notAForm = await postRaw("/admin/experts", "{}", {
+      cookie: adminCookie,
+      contentType: "application/json",
+    });
+    expect(notAForm.status).toBe(400);
+  });
+
+  it("sends a signed-in non-admin away from the page to /forbidden", async () => {
+    await insertAccount("curious-client", "client-pass-1");
+    const cookie = await signIn("curious-client", "client-pass-1");
+    for (const path of ["/admin/experts", "/admin/messages"]) {
+      const response = await get(path, cookie);
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("Location"), path).toBe("/forbidden");
+    }
+  });
+});
+
+describe("admin: contact messages", () => {
+  it("lists the messages sent from the contact page, newest first, and marks them handled", async () => {
+    await postForm("/contact", {
+      name: "Older Sender",
+      email: "older@example.com",
+      subject: "First question",
+      message: "Hello there.",
+    });
+    await postForm("/contact", {
+      name: "Newer Sender",
+      email: "newer@example.com",
+      subject: "Second question",
+      message: "Hi again.",
+    });
+    const html = await (await get("/admin/messages", adminCookie)).text();
+    expect(html).toContain("First question");
+    expect(html).toContain("Second question");
+    expect(html.indexOf("Second question")).toBeLessThan(html.indexOf("First question"));
+
+    const [message] = await db()
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.subject, "First question"));
+    const done = await postForm(
+      "/admin/messages",
+      { intent: "handled", messageId: String(message.id) },
+      { cookie: adminCookie },
+    );
+    expect(done.status).toBe(200);
+    const open = await (await get("/admin/messages", adminCookie)).text();
+    expect(open).not.toContain("First question");
+    expect(await (await get("/admin/messages?filter=handled", adminCookie)).text()).toContain(
+      "First question",
+    );
+  });
+
+  it("refuses a non-admin with 403", async () => {
+    await insertAccount("nosy-client", "client-pass-1");
+    const cookie = await signIn("nosy-client", "client-pass-1");
+    const [message] = await db().select().from(contactMessages).limit(1);
+    const response = await postForm(
+      "/admin/messages",
+      { intent: "handled", messageId: String(message?.id ?? 1) },
+      { cookie },
+    );
+    expect(response.status).toBe(403);
+  });
+});

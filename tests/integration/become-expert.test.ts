@@ -1,0 +1,360 @@
+import { env } from "cloudflare:test";
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { expertCategories, experts, users } from "~/db/schema.server";
+import { cacheKeys } from "~/services/cache.server";
+import { insertExpert } from "../factories";
+import { db, get, insertAccount, postRaw, sessionCookieFrom, signIn } from "./support/accounts";
+import {
+  bigPng,
+  categoriesByName,
+  file,
+  HTML_TEXT,
+  JPEG_BYTES,
+  keyOf,
+  multipart,
+  PNG_BYTES,
+  postMultipart,
+  SVG_TEXT,
+  storedImageKeys,
+  uniquePng,
+} from "./support/experts";
+
+let categoryId: (name: string) => number;
+
+beforeAll(async () => {
+  const byName = await categoriesByName();
+  categoryId = (name) => {
+    const row = byName.get(name);
+    if (!row) throw new Error(`no category ${name}`);
+    return row.id;
+  };
+});
+
+let sequence = 0;
+/** A complete, valid wizard submission for a new visitor; override any field. */
+function application(overrides: Record<string, string | string[] | File | undefined> = {}) {
+  sequence += 1;
+  return {
+    username: `applicant-${sequence}`,
+    password: "secret-pass",
+    email: `applicant-${sequence}@example.com`,
+    firstName: "Grace",
+    lastName: "Hopper",
+    title: "Compiler Consultant",
+    occupation: "Navy Labs",
+    customUrl: `Grace_Hopper-${sequence}`,
+    categoryId: String(categoryId("Tech and AI")),
+    expertise: ["Tech and AI", "Business Automation"],
+    bio: "Forty years of building compilers and teaching teams to automate the boring parts of their work.",
+    questionRate: "12.50",
+    sessionPrice: "75",
+    termsAgreed: "on",
+    ...overrides,
+  };
+}
+
+const countUsers = async () => (await db().select({ n: sql<number>`count(*)` }).from(users))[0].n;
+const countExperts = async () => (await db().select({ n: sql<number>`count(*)` }).from(experts))[0].n;
+
+async function submit(fields: Record<string, string | string[] | File | undefined>, cookie = "") {
+  return postMultipart("/become-expert", multipart(fields), cookie);
+}
+
+describe("the become-an-expert wizard (server side)", () => {
+  it("creates the account, signs it in and creates the profile with both images in one submission", async () => {
+    const before = await storedImageKeys();
+    const fields = application({
+      profileImage: file(JPEG_BYTES, "me.jpg", "image/jpeg"),
+      headerImage: file(PNG_BYTES, "banner.png", "image/png"),
+    });
+    await env.CACHE.put(
+      cacheKeys.expertIdByCustomUrl(String(fields.customUrl)),
+      JSON.stringify({ value: null }),
+    );
+    const response = await submit(fields);
+    expect(response.status).toBe(201);
+    const cookie = sessionCookieFrom(response);
+    expect(cookie).not.toBeNull();
+
+    const [user] = await db()
+      .select()
+      .from(users)
+      .where(eq(users.username, String(fields.username)));
+    expect(user).toMatchObject({
+      role: "expert",
+      isAdmin: false,
+      firstName: "Grace",
+      lastName: "Hopper",
+      name: "Grace Hopper",
+    });
+    const [expert] = await db().select().from(experts).where(eq(experts.userId, user.id));
+    expect(expert).toMatchObject({
+      title: "Compiler Consultant",
+      occupation: "Navy Labs",
+      company: "Navy Labs",
+      // Lower-cased, underscores allowed at sign-up.
+      customUrl: `grace_hopper-${sequence}`,
+      categoryId: categoryId("Tech and AI"),
+      expertise: "Tech and AI, Business Automation",
+      questionRate: 1250,
+      sessionPrice: 7500,
+      isVerified: false,
+      isTopExpert: false,
+    });
+    const links = await db().select().from(expertCategories).where(eq(expertCategories.expertId, expert.id));
+    expect(links.map((link) => link.categoryId).sort()).toEqual(
+      [categoryId("Tech and AI"), categoryId("Business Automation")].sort(),
+    );
+    // Both images stored under content-addressed keys, served from /media/images/.
+    expect(expert.profileImage).toMatch(/^\/media\/images\/[0-9a-f]{64}\.jpg$/);
+    expect(expert.headerImage).toMatch(/^\/media\/images\/[0-9a-f]{64}\.png$/);
+    const after = await storedImageKeys();
+    expect(after).toEqual(expect.arrayContaining([keyOf(expert.profileImage!), keyOf(expert.headerImage!)]));
+    expect(after.length - before.length).toBe(2);
+    // A stale "no such address" entry in the read-model cache is gone.
+    expect(await env.CACHE.get(cacheKeys.expertIdByCustomUrl(String(fields.customUrl)))).toBeNull();
+
+    // Signed in as an expert: the portal opens.
+    expect((await get("/expert/dashboard", cookie!)).status).toBe(200);
+  });
+
+  it("never takes a role or admin flag from the form", async () => {
+    const fields = application({
+      role: "admin",
+      isAdmin: "true",
+      isVerified: "on",
+      isTopExpert: "on",
+      userId: "1",
+    });
+    const response = await submit(fields);
+    expect(response.status).toBe(201);
+    const [user] = await db()
+      .select()
+      .from(users)
+      .where(eq(users.username, String(fields.username)));
+    expect(user).toMatchObject({ role: "expert", isAdmin: false });
+    const [expert] = await db().select().from(experts).where(eq(experts.userId, user.id));
+    expect(expert).toMatchObject({ isVerified: false, isTopExpert: false });
+  });
+
+  const refused: Array<[string, Record<string, string | string[] | undefined>, string]> = [
+    ["username one under the minimum", { username: "ab" }, "Username must be at least 3 characters"],
+    ["password one under the minimum", { password: "12345" }, "Password must be at least 6 characters"],
+    ["an invalid email", { email: "not-an-email" }, "Please provide a valid email address"],
+    ["a missing first name", { firstName: "" }, "First name is required"],
+    ["a missing last name", { lastName: "" }, "Last name is required"],
+    ["a bio one under 50", { bio: "x".repeat(49) }, "Bio must be at least 50 characters"],
+    ["a title one under 3", { title: "ab" }, "Professional title is required"],
+    ["an occupation one under 3", { occupation: "ab" }, "Company/Organization must be at least 3 characters"],
+    ["a custom URL one under 3", { customUrl: "ab" }, "Custom URL must be at least 3 characters"],
+    [
+      "a custom URL with a dot",
+      { customUrl: "grace.hopper" },
+      "URL can only contain letters, numbers, underscores, and hyphens",
+    ],
+    ["no category", { categoryId: "" }, "Please select a category"],
+    ["an unknown category", { categoryId: "99999" }, "Please select a category"],
+    ["no expertise", { expertise: [] }, "Please list at least one area of expertise"],
+    [
+      "four expertise areas",
+      { expertise: ["Sales", "Legal", "E-commerce", "Tech and AI"] },
+      "You can select up to 3 categories",
+    ],
+    [
+      "an expertise that is not a category",
+      { expertise: ["Underwater Basket Weaving"] },
+      "Please choose categories from the list",
+    ],
+    ["a question rate one cent under $5", { questionRate: "4.99" }, "Question rate must be at least $5"],
+    ["a session price one cent under $30", { sessionPrice: "29.99" }, "Session price must be at least $30"],
+    ["a question rate of abc (becomes 0)", { questionRate: "abc" }, "Question rate must be at least $5"],
+    ["a session price of abc (becomes 0)", { sessionPrice: "abc" }, "Session price must be at least $30"],
+    ["the terms not agreed", { termsAgreed: undefined }, "You must agree to the terms and conditions"],
+  ];
+  for (const [what, overrides, message] of refused) {
+    it(`refuses ${what} with SPEC.md's message and creates nothing`, async () => {
+      const [users0, experts0] = [await countUsers(), await countExperts()];
+      const response = await submit(application(overrides));
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(message);
+      expect(await countUsers()).toBe(users0);
+      expect(await countExperts()).toBe(experts0);
+    });
+  }
+
+  it("accepts every rule exactly at its minimum", async () => {
+    const response = await submit(
+      application({
+        username: "abc",
+        password: "123456",
+        bio: "x".repeat(50),
+        title: "abc",
+        occupation: "abc",
+        customUrl: "abc",
+        expertise: ["Sales"],
+        questionRate: "5",
+        sessionPrice: "30",
+      }),
+    );
+    expect(response.status).toBe(201);
+    const [expert] = await db().select().from(experts).where(eq(experts.customUrl, "abc"));
+    expect(expert).toMatchObject({ questionRate: 500, sessionPrice: 3000, expertise: "Sales" });
+  });
+
+  it("refuses a custom URL that is a route of the site", async () => {
+    for (const word of ["about", "admin", "experts", "expert", "api", "become-expert", "Dashboard"]) {
+      const users0 = await countUsers();
+      const response = await submit(application({ customUrl: word }));
+      expect(response.status, word).toBe(400);
+      expect(await response.text(), word).toContain("This custom URL is reserved");
+      expect(await countUsers(), word).toBe(users0);
+    }
+  });
+
+  it("refuses a custom URL another expert already has (whatever its case), creating no account", async () => {
+    await insertExpert(db(), { expert: { customUrl: "taken-url" } });
+    const users0 = await countUsers();
+    const response = await submit(application({ customUrl: "Taken-URL" }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("This custom URL is already taken");
+    expect(await countUsers()).toBe(users0);
+  });
+
+  it("refuses a username that exists, creating nothing", async () => {
+    await insertAccount("existing-person", "password-1");
+    const experts0 = await countExperts();
+    const response = await submit(application({ username: "Existing-Person" }));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("That username is already taken");
+    expect(await countExperts()).toBe(experts0);
+  });
+
+  it("lets a signed-in client skip the account step and become an expert", async () => {
+    const { userId } = await insertAccount("client-to-expert", "client-pass");
+    const cookie = await signIn("client-to-expert", "client-pass");
+    const page = await get("/become-expert", cookie);
+    expect(await page.text()).toContain("Signed in as");
+
+    const { username, password, email, firstName, lastName, ...profileOnly } = application();
+    const response = await submit(profileOnly, cookie);
+    expect(response.status).toBe(201);
+    const [user] = await db().select().from(users).where(eq(users.id, userId));
+    expect(user.role).toBe("expert");
+    expect(await db().select().from(experts).where(eq(experts.userId, userId))).toHaveLength(1);
+    // No second account was made from the (absent) account fields.
+    expect(
+      await db()
+        .select()
+        .from(users)
+        .where(eq(users.username, String(username))),
+    ).toHaveLength(0);
+    expect((await get("/expert/dashboard", cookie)).status).toBe(200);
+  });
+
+  it("keeps an admin's role when the admin creates a profile", async () => {
+    const { userId } = await insertAccount("admin-expert", "admin-pass", { role: "admin" });
+    const cookie = await signIn("admin-expert", "admin-pass");
+    const { username, password, email, firstName, lastName, ...profileOnly } = application();
+    const response = await submit(profileOnly, cookie);
+    expect(response.status).toBe(201);
+    const [user] = await db().select().from(users).where(eq(users.id, userId));
+    expect(user).toMatchObject({ role: "admin", isAdmin: true });
+    expect(await db().select().from(experts).where(eq(experts.userId, userId))).toHaveLength(1);
+  });
+
+  it("tells someone who is already an expert so, and changes nothing", async () => {
+    await insertAccount("already-expert", "expert-pass", { role: "expert" });
+    const cookie = await signIn("already-expert", "expert-pass");
+    const page = await get("/become-expert", cookie);
+    expect(await page.text()).toContain("You&#x27;re already an expert");
+    const experts0 = await countExperts();
+    const response = await submit(application(), cookie);
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain("already");
+    expect(await countExperts()).toBe(experts0);
+  });
+
+  it("creates the profile but reports each refused image: 6 MB, HTML named .png, SVG", async () => {
+    const cases: Array<[string, File, File]> = [
+      ["too large", bigPng(6 * 1024 * 1024), uniquePng("ok.png")],
+      [
+        "HTML named .png",
+        file(HTML_TEXT, "avatar.png", "image/png"),
+        file(SVG_TEXT, "header.svg", "image/svg+xml"),
+      ],
+    ];
+    for (const [what, profileImage, headerImage] of cases) {
+      const before = await storedImageKeys();
+      const fields = application({ profileImage, headerImage });
+      const response = await submit(fields);
+      expect(response.status, what).toBe(201);
+      const html = await response.text();
+      expect(html, what).toContain("Profile Image Upload Failed");
+      const [user] = await db()
+        .select()
+        .from(users)
+        .where(eq(users.username, String(fields.username)));
+      const [expert] = await db().select().from(experts).where(eq(experts.userId, user.id));
+      expect(expert.profileImage, what).toBeNull();
+      if (what === "too large") {
+        expect(html).toContain("The file is too large (at most 5 MB).");
+        // The good header went through.
+        expect(expert.headerImage).toMatch(/^\/media\/images\/.+\.png$/);
+        expect((await storedImageKeys()).length - before.length).toBe(1);
+      } else {
+        expect(html).toContain("Header Image Upload Failed");
+        expect(html).toContain("Please choose a JPEG, PNG, WebP or GIF image.");
+        expect(expert.headerImage).toBeNull();
+        expect(await storedImageKeys()).toEqual(before);
+      }
+    }
+  });
+
+  it("refuses a body too large for two images before reading it, creating nothing", async () => {
+    const users0 = await countUsers();
+    const response = await submit(
+      application({ profileImage: bigPng(6 * 1024 * 1024), headerImage: bigPng(6 * 1024 * 1024) }),
+    );
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("The file is too large");
+    expect(await countUsers()).toBe(users0);
+  });
+
+  it("keeps the account, signed in, when the profile cannot be created (partial success)", async () => {
+    // Make the profile insert fail after the account exists, as an outage would.
+    await env.DB.exec(
+      "CREATE TRIGGER fail_profile BEFORE INSERT ON experts WHEN NEW.title = 'Doomed Title' BEGIN SELECT RAISE(ABORT, 'simulated outage'); END",
+    );
+    try {
+      const fields = application({
+        title: "Doomed Title",
+        profileImage: file(JPEG_BYTES, "me.jpg", "image/jpeg"),
+      });
+      const response = await submit(fields);
+      expect(response.status).toBe(500);
+      expect(await response.text()).toContain("Partial Success");
+      const cookie = sessionCookieFrom(response);
+      expect(cookie).not.toBeNull();
+      const [user] = await db()
+        .select()
+        .from(users)
+        .where(eq(users.username, String(fields.username)));
+      expect(user.role).toBe("user");
+      expect(await db().select().from(experts).where(eq(experts.userId, user.id))).toHaveLength(0);
+      // Signed in with the new account; and may try again from the wizard.
+      const page = await get("/become-expert", cookie!);
+      expect(await page.text()).toContain("Signed in as");
+    } finally {
+      await env.DB.exec("DROP TRIGGER fail_profile");
+    }
+  });
+
+  it("answers 400, never 500, to a body that is not a form", async () => {
+    const response = await postRaw("/become-expert", JSON.stringify({ username: "x" }), {
+      contentType: "application/json",
+    });
+    expect(response.status).toBe(400);
+    expect(await countUsers()).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,61 @@
+import { env } from "cloudflare:test";
+import { insertDemoCategories } from "../../factories";
+import { db, postRaw } from "./accounts";
+
+/** Bytes that start like each format (the server judges uploads by these magic numbers). */
+export const PNG_BYTES = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82,
+]);
+export const JPEG_BYTES = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]);
+export const SVG_TEXT =
+  '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
+export const HTML_TEXT = "<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>";
+
+/** A PNG-looking file whose bytes differ from every other one (content-addressed keys differ too). */
+export function uniquePng(name = "image.png") {
+  const data = new Uint8Array(PNG_BYTES.length + 16);
+  data.set(PNG_BYTES);
+  data.set(crypto.getRandomValues(new Uint8Array(16)), PNG_BYTES.length);
+  return file(data, name, "image/png");
+}
+
+export function file(content: Uint8Array<ArrayBuffer> | string, name: string, type: string) {
+  return new File([content], name, { type });
+}
+
+/** A file of `bytes` bytes that starts like a PNG (a real upload that is only too large). */
+export function bigPng(bytes: number) {
+  const data = new Uint8Array(bytes);
+  data.set(PNG_BYTES);
+  return file(data, "big.png", "image/png");
+}
+
+/** A multipart body; arrays become repeated fields (expertise). */
+export function multipart(fields: Record<string, string | string[] | File | undefined>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) form.append(name, item);
+    else form.append(name, value);
+  }
+  return form;
+}
+
+export function postMultipart(path: string, form: FormData, cookie = "") {
+  return postRaw(path, form, { cookie });
+}
+
+/** The ten demo categories; returns them by name. */
+export async function categoriesByName() {
+  const rows = await insertDemoCategories(db());
+  return new Map(rows.map((row) => [row.name, row]));
+}
+
+/** Every key in the R2 bucket under images/. */
+export async function storedImageKeys(): Promise<string[]> {
+  const listed = await env.MEDIA.list({ prefix: "images/" });
+  return listed.objects.map((object) => object.key);
+}
+
+/** The key an /media/images/... URL points at. */
+export const keyOf = (url: string) => url.replace(/^\/media\//, "");
