@@ -77,6 +77,41 @@ export function assertUploadSize(request: Request, maxBytes: number) {
 
 const formatMegabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
+/**
+ * Reads a form that carries an upload of at most `maxBytes`: refused (413) by its declared length
+ * before anything is read, and cut off while streaming when no length was declared, so a huge body
+ * is never buffered. A body that is not a form is a 400.
+ */
+export async function readUploadForm(request: Request, maxBytes: number): Promise<FormData> {
+  assertUploadSize(request, maxBytes);
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.includes("multipart/form-data") && !type.includes("application/x-www-form-urlencoded")) {
+    throw new UploadError("Expected a form submission.", 400);
+  }
+  const limit = maxBytes + MULTIPART_OVERHEAD_BYTES;
+  let seen = 0;
+  let tooLarge = false;
+  const limited = request.body?.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) {
+          tooLarge = true;
+          controller.error(new Error("upload too large"));
+        } else {
+          controller.enqueue(chunk);
+        }
+      },
+    }),
+  );
+  try {
+    return await new Response(limited ?? null, { headers: { "Content-Type": type } }).formData();
+  } catch {
+    if (tooLarge) throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
+    throw new UploadError("The form could not be read.", 400);
+  }
+}
+
 type Sniffer<T> = (bytes: Uint8Array) => T | null;
 
 /**
