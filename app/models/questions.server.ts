@@ -214,6 +214,17 @@ export async function askQuestion(
         error: String(error),
       }),
     );
+    // Stripe replays a saved failure for the same idempotency key, so this question could never get
+    // a PaymentIntent: drop it (it was never visible and nothing was paid); a retry starts afresh.
+    await db
+      .delete(questions)
+      .where(
+        and(
+          eq(questions.id, question.id),
+          eq(questions.status, "awaiting_payment"),
+          isNull(questions.paymentIntentId),
+        ),
+      );
     return { status: "refused", httpStatus: 502, message: ASK_MESSAGES.paymentInit };
   }
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} has no client secret`);

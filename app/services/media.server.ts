@@ -89,25 +89,22 @@ export async function readUploadForm(request: Request, maxBytes: number): Promis
     throw new UploadError("Expected a form submission.", 400);
   }
   const limit = maxBytes + MULTIPART_OVERHEAD_BYTES;
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let seen = 0;
-  let tooLarge = false;
-  const limited = request.body?.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > limit) {
-          tooLarge = true;
-          controller.error(new Error("upload too large"));
-        } else {
-          controller.enqueue(chunk);
-        }
-      },
-    }),
-  );
+  const reader = request.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value.byteLength;
+    if (seen > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
+    }
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+  }
   try {
-    return await new Response(limited ?? null, { headers: { "Content-Type": type } }).formData();
+    return await new Response(new Blob(chunks), { headers: { "Content-Type": type } }).formData();
   } catch {
-    if (tooLarge) throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
     throw new UploadError("The form could not be read.", 400);
   }
 }
