@@ -28,6 +28,10 @@ export const QUESTION_STATUS_SHORT: Record<QuestionStatus, string> = {
   expired: "expired",
 };
 
+/** The admin list's filters (SPEC.md: all, pending, answered). */
+export const ADMIN_FILTERS = ["all", "pending", "answered"] as const;
+export type AdminFilter = (typeof ADMIN_FILTERS)[number];
+
 /** Open questions the expert still has to answer. */
 export const OPEN_QUESTION_STATUSES = ["pending", "in_progress"] as const;
 

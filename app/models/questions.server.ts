@@ -18,7 +18,7 @@ import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { experts, payments, questions, users } from "~/db/schema.server";
 import { formatCents } from "~/lib/money";
-import { OPEN_QUESTION_STATUSES, type QuestionStatus } from "~/lib/questions";
+import { type AdminFilter, OPEN_QUESTION_STATUSES, type QuestionStatus } from "~/lib/questions";
 import { notificationStatements } from "~/models/notifications.server";
 import {
   CURRENCY,
@@ -973,8 +973,6 @@ export async function listQuestionsForExpert(db: Database, expertId: number, { l
   return rows as QuestionListItem[];
 }
 
-export const ADMIN_FILTERS = ["all", "pending", "answered"] as const;
-export type AdminFilter = (typeof ADMIN_FILTERS)[number];
 export const ADMIN_PAGE_SIZE = 50;
 
 /** Every question (admins see all), filtered all / pending (open) / answered, newest first. */

@@ -13,10 +13,8 @@ import { QuestionTable } from "~/components/questions/question-table";
 import { StatusBadge } from "~/components/questions/status-badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { formatCents } from "~/lib/money";
-import { formatDateTime, OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import { ADMIN_FILTERS, type AdminFilter, formatDateTime, OPEN_QUESTION_STATUSES } from "~/lib/questions";
 import {
-  ADMIN_FILTERS,
-  type AdminFilter,
   actorOf,
   getQuestionForViewer,
   listCaptureFailures,
