@@ -47,10 +47,7 @@ export default function QuestionScreen() {
         </div>
       </header>
 
-      <section className="card stack" aria-labelledby="question-text-heading">
-        <h2 id="question-text-heading" className="visually-hidden">
-          Question
-        </h2>
+      <section className="card stack" aria-label="Question">
         <p className="question-text">{question.question}</p>
         {question.requestAudioResponse ? <p className="hint">An audio response was requested.</p> : null}
         {payment ? <p className="notice">{payment}</p> : null}
