@@ -71,8 +71,16 @@ export type ProcessResult = { result: "processed" | "duplicate" | "ignored" | "r
 const recordEvent = (db: Database, event: StripeEvent) =>
   db.insert(stripeEvents).values({ id: event.id, type: event.type });
 
-const isEventReplay = (error: unknown) =>
-  isUniqueViolation(error) && String((error as Error)?.cause ?? error).includes("stripe_events");
+/** True when the batch failed because another delivery of the same event was recorded first. */
+function isEventReplay(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const message = String((current as Error).message ?? current);
+    if (message.includes("UNIQUE constraint failed: stripe_events.id")) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /** Handles a verified event at most once. Throws only when the change could not be made (Stripe retries). */
 export async function processStripeEvent(

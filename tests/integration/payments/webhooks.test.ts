@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { stripeEvents } from "~/db/schema.server";
+import { insertQuestion } from "../../factories";
 import { db, get } from "../support/accounts";
 import {
   getLedger,
@@ -142,6 +143,32 @@ describe("the Stripe webhook (/webhooks/stripe)", () => {
       status: "awaiting_payment",
       paymentIntentId: asked.paymentIntentId,
     });
+  });
+
+  it("never lets one PaymentIntent pay for two questions, even in a signed event", async () => {
+    const { asked: paid } = await unpaidQuestion();
+    const intent = await stripeFake.setStatus(paid.paymentIntentId, "requires_capture");
+    expect((await sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", intent))).status).toBe(
+      200,
+    );
+    // A second question that never learnt its PaymentIntent, and an event naming it with the first one's.
+    const other = await newClient("other");
+    const orphan = await insertQuestion(db(), {
+      userId: other.userId,
+      status: "awaiting_payment",
+      paymentState: "none",
+      amount: intent.amount,
+      paidAt: null,
+      deadlineAt: null,
+    });
+    const reused = {
+      ...intent,
+      metadata: { kind: "question", questionId: String(orphan.id), userId: String(other.userId) },
+    };
+    const response = await sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", reused));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ result: "refused" });
+    expect(await getQuestion(orphan.id)).toMatchObject({ status: "awaiting_payment", paymentIntentId: null });
   });
 
   it("records a failed payment on the ledger, and drops an unpaid question whose PaymentIntent was cancelled", async () => {
