@@ -191,6 +191,30 @@ describe("paid questions in the browser (test mode)", () => {
     expect((await stranger.request.get(`/questions/${questionId}/audio`)).status()).toBe(404);
   });
 
+  it("refreshes the desk every 30 seconds without losing an open dialog", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    const first = uniqueQuestion("hiring a first designer");
+    await askAsClient(client, expertId, first);
+
+    const expert = await newPage(DESKTOP);
+    await expert.clock.install();
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, first);
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill("A draft typed before the refresh.");
+
+    const second = uniqueQuestion("pricing workshops");
+    await askAsClient(client, expertId, second);
+    expect(await expert.getByText(second).count()).toBe(0);
+    await expert.clock.fastForward(31_000);
+    await expect.poll(() => expert.getByText(second).count(), { timeout: 10_000 }).toBe(1);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole("textbox", { name: "Your Answer" }).inputValue()).toBe(
+      "A draft typed before the refresh.",
+    );
+  });
+
   it("records an audio answer in the browser: timer, stop, play, send", async () => {
     const client = await newPage(DESKTOP);
     await signInAs(client, "client");
