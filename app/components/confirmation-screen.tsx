@@ -19,8 +19,23 @@ export function confirmationKind(search: string): keyof typeof CONFIRMATION_COPY
   return new URLSearchParams(search).get("subscription") === "true" ? "subscription" : "question";
 }
 
-/** /thank-you, /confirmation and /success (SPEC.md): `?subscription=true` switches the text. */
-export function ConfirmationScreen({ kind }: { kind: keyof typeof CONFIRMATION_COPY }) {
+/** The question just asked (`?question=42` on /thank-you), to link to its page; null if absent. */
+export function confirmationQuestionId(search: string): number | null {
+  const value = new URLSearchParams(search).get("question");
+  return value && /^\d{1,12}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+}
+
+/**
+ * /thank-you, /confirmation and /success (SPEC.md): `?subscription=true` switches the text;
+ * `?question={id}` adds a link to the question just asked.
+ */
+export function ConfirmationScreen({
+  kind,
+  questionId = null,
+}: {
+  kind: keyof typeof CONFIRMATION_COPY;
+  questionId?: number | null;
+}) {
   const copy = CONFIRMATION_COPY[kind];
   return (
     <StatusPage
@@ -32,6 +47,11 @@ export function ConfirmationScreen({ kind }: { kind: keyof typeof CONFIRMATION_C
           <Link to="/" className={buttonClass()}>
             Return to Home
           </Link>
+          {questionId ? (
+            <Link to={`/questions/${questionId}`} className={buttonClass({ variant: "secondary" })}>
+              View your question
+            </Link>
+          ) : null}
           <Link to="/dashboard" className={buttonClass({ variant: "secondary" })}>
             My Dashboard
           </Link>

@@ -1,24 +1,230 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
+import { Link, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { requireAdmin } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
+import {
+  AnswerForm,
+  DeclineQuestion,
+  type QuestionActionData,
+  useActionToast,
+} from "~/components/questions/answer-form";
+import { QuestionAnswerView } from "~/components/questions/question-answer-view";
+import { QuestionTable } from "~/components/questions/question-table";
+import { StatusBadge } from "~/components/questions/status-badge";
+import { Button, buttonClass } from "~/components/ui/button";
+import { formatCents } from "~/lib/money";
+import { ADMIN_FILTERS, type AdminFilter, formatDateTime, OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import {
+  actorOf,
+  getQuestionForViewer,
+  listCaptureFailures,
+  listQuestionsForAdmin,
+  parseExpertId,
+} from "~/models/questions.server";
+import questionsStylesHref from "~/styles/questions.css";
+
+export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
 
 export const meta: MetaFunction = () => [
   { title: "Admin | Expert Answers" },
   { name: "robots", content: "noindex" },
 ];
 
+const FILTER_LABELS: Record<AdminFilter, string> = { all: "All", pending: "Pending", answered: "Answered" };
+
+/** /admin (and /admin/dashboard): every question, filtered all / pending / answered; one selected to answer. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireAdmin(context, request);
-  return { name: user.name ?? user.username };
+  const url = new URL(request.url);
+  const filterParam = url.searchParams.get("filter");
+  const filter: AdminFilter = (ADMIN_FILTERS as readonly string[]).includes(filterParam ?? "")
+    ? (filterParam as AdminFilter)
+    : "all";
+  const page = Math.min(Math.max(parseExpertId(url.searchParams.get("page")) ?? 1, 1), 1000);
+  const selectedId = parseExpertId(url.searchParams.get("question"));
+  const db = context.primaryDb;
+  const [list, selected, captureFailures] = await Promise.all([
+    listQuestionsForAdmin(db, { filter, page }),
+    selectedId === null ? null : getQuestionForViewer(db, selectedId, actorOf(user)),
+    listCaptureFailures(db),
+  ]);
+  return { name: user.name ?? user.username, filter, page, ...list, selected, captureFailures };
 }
 
-/** /admin and /admin/dashboard are the same screen. */
-export default function AdminHome() {
-  const { name } = useLoaderData<typeof loader>();
+export default function AdminQuestions() {
+  const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof loader>>;
+  const { name, filter, page, questions, hasMore, selected, captureFailures } = data;
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const hrefWith = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(searchParams);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+    }
+    const query = next.toString();
+    return query ? `/admin?${query}` : "/admin";
+  };
+  const closeSelected = () => navigate(hrefWith({ question: null }), { preventScrollReset: true });
+  const open = selected ? (OPEN_QUESTION_STATUSES as readonly string[]).includes(selected.status) : false;
+
   return (
     <AdminFrame signedInAs={name}>
-      <p className="muted">The question desk arrives with the questions work.</p>
+      {captureFailures.length > 0 ? (
+        <section className="card notice--danger stack" aria-labelledby="attention-heading">
+          <h2 id="attention-heading">Payments needing attention</h2>
+          <p className="muted">
+            Stripe refused to charge these answered questions. The answers were delivered; the charge is
+            retried automatically, or retry it now.
+          </p>
+          <ul className="plain-list stack">
+            {captureFailures.map((failure) => (
+              <CaptureFailure key={failure.id} failure={failure} />
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <div className={selected ? "admin-questions admin-questions--selected" : "admin-questions"}>
+        {selected ? (
+          <section className="card stack admin-answer-panel" aria-labelledby="selected-heading">
+            <div className="row admin-answer-panel__head">
+              <h2 id="selected-heading">
+                {open ? `Answer Question #${selected.id}` : `Question #${selected.id}`}
+              </h2>
+              <Link
+                to={hrefWith({ question: null })}
+                className={buttonClass({ variant: "ghost", size: "sm" })}
+              >
+                Close
+              </Link>
+            </div>
+            <dl className="details">
+              <dt>From</dt>
+              <dd>{selected.name ?? "Client"}</dd>
+              <dt>Expert</dt>
+              <dd>{selected.expertName ?? "No expert chosen"}</dd>
+              <dt>Asked</dt>
+              <dd>{formatDateTime(selected.createdAt)}</dd>
+              <dt>Status</dt>
+              <dd>
+                <StatusBadge status={selected.status} />
+              </dd>
+              <dt>Payment</dt>
+              <dd>
+                {selected.paymentState.replace("_", " ")} ({formatCents(selected.amount)})
+              </dd>
+            </dl>
+            <p className="question-text question-quote">{selected.question}</p>
+            {open ? (
+              <>
+                <AnswerForm
+                  key={selected.id}
+                  questionId={selected.id}
+                  who="admin"
+                  initialAnswer={selected.answer}
+                  onAnswered={closeSelected}
+                />
+                <DeclineQuestion questionId={selected.id} onDeclined={closeSelected} />
+              </>
+            ) : selected.status === "answered" ? (
+              <QuestionAnswerView
+                questionId={selected.id}
+                answer={selected.answer}
+                hasAudio={selected.hasAudio}
+                answeredAt={selected.answeredAt}
+                fee={selected.fee}
+              />
+            ) : (
+              <p className="muted">This question cannot be answered ({selected.status.replace("_", " ")}).</p>
+            )}
+          </section>
+        ) : null}
+
+        <section className="stack admin-question-list" aria-labelledby="questions-heading">
+          <div className="row admin-question-list__head">
+            <h2 id="questions-heading">Questions</h2>
+            <nav aria-label="Filter questions" className="filter-links">
+              {ADMIN_FILTERS.map((value) => (
+                <Link
+                  key={value}
+                  to={hrefWith({ filter: value === "all" ? null : value, page: null, question: null })}
+                  className="filter-link"
+                  aria-current={filter === value ? "page" : undefined}
+                >
+                  {FILTER_LABELS[value]}
+                </Link>
+              ))}
+            </nav>
+          </div>
+          <QuestionTable
+            rows={questions}
+            caption={`${FILTER_LABELS[filter]} questions`}
+            extraColumn={{ header: "Expert", cell: (row) => row.expertName ?? "None" }}
+            action={(row) => (
+              <Link
+                to={hrefWith({ question: String(row.id) })}
+                preventScrollReset
+                className={buttonClass({
+                  size: "sm",
+                  variant: (OPEN_QUESTION_STATUSES as readonly string[]).includes(row.status)
+                    ? "primary"
+                    : "secondary",
+                })}
+                aria-label={`${
+                  (OPEN_QUESTION_STATUSES as readonly string[]).includes(row.status) ? "Answer" : "View"
+                } question #${row.id}`}
+              >
+                {(OPEN_QUESTION_STATUSES as readonly string[]).includes(row.status) ? "Answer" : "View"}
+              </Link>
+            )}
+          />
+          {page > 1 || hasMore ? (
+            <nav aria-label="Pages" className="row pager">
+              {page > 1 ? (
+                <Link
+                  to={hrefWith({ page: String(page - 1) })}
+                  className={buttonClass({ variant: "secondary", size: "sm" })}
+                >
+                  Newer
+                </Link>
+              ) : null}
+              <span className="muted">Page {page}</span>
+              {hasMore ? (
+                <Link
+                  to={hrefWith({ page: String(page + 1) })}
+                  className={buttonClass({ variant: "secondary", size: "sm" })}
+                >
+                  Older
+                </Link>
+              ) : null}
+            </nav>
+          ) : null}
+        </section>
+      </div>
     </AdminFrame>
+  );
+}
+
+function CaptureFailure({
+  failure,
+}: {
+  failure: { id: number; amount: number; answeredAt: Date | null; lastError: string | null };
+}) {
+  const fetcher = useFetcher<QuestionActionData>();
+  useActionToast(fetcher.data);
+  return (
+    <li className="capture-failure">
+      <div>
+        <Link to={`/admin?question=${failure.id}`}>{`Question #${failure.id}`}</Link>
+        {` · ${formatCents(failure.amount)} · answered ${formatDateTime(failure.answeredAt)}`}
+        <p className="hint">{failure.lastError ?? "Capture failed"}</p>
+      </div>
+      <fetcher.Form method="post" action={`/questions/${failure.id}/capture`}>
+        <Button type="submit" size="sm" variant="secondary" disabled={fetcher.state !== "idle"}>
+          {fetcher.state !== "idle" ? "Retrying..." : "Retry capture"}
+        </Button>
+      </fetcher.Form>
+    </li>
   );
 }

@@ -1,6 +1,11 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useLocation } from "@remix-run/react";
-import { CONFIRMATION_COPY, ConfirmationScreen, confirmationKind } from "~/components/confirmation-screen";
+import {
+  CONFIRMATION_COPY,
+  ConfirmationScreen,
+  confirmationKind,
+  confirmationQuestionId,
+} from "~/components/confirmation-screen";
 import { seo } from "~/components/seo";
 
 export const meta: MetaFunction = ({ location }: { location: { search: string } }) => {
@@ -10,5 +15,10 @@ export const meta: MetaFunction = ({ location }: { location: { search: string } 
 
 export default function ThankYou() {
   const location = useLocation();
-  return <ConfirmationScreen kind={confirmationKind(location.search)} />;
+  return (
+    <ConfirmationScreen
+      kind={confirmationKind(location.search)}
+      questionId={confirmationQuestionId(location.search)}
+    />
+  );
 }

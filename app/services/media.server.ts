@@ -77,6 +77,38 @@ export function assertUploadSize(request: Request, maxBytes: number) {
 
 const formatMegabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
+/**
+ * Reads a form that carries an upload of at most `maxBytes`: refused (413) by its declared length
+ * before anything is read, and cut off while streaming when no length was declared, so a huge body
+ * is never buffered. A body that is not a form is a 400.
+ */
+export async function readUploadForm(request: Request, maxBytes: number): Promise<FormData> {
+  assertUploadSize(request, maxBytes);
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.includes("multipart/form-data") && !type.includes("application/x-www-form-urlencoded")) {
+    throw new UploadError("Expected a form submission.", 400);
+  }
+  const limit = maxBytes + MULTIPART_OVERHEAD_BYTES;
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let seen = 0;
+  const reader = request.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value.byteLength;
+    if (seen > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
+    }
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+  }
+  try {
+    return await new Response(new Blob(chunks), { headers: { "Content-Type": type } }).formData();
+  } catch {
+    throw new UploadError("The form could not be read.", 400);
+  }
+}
+
 type Sniffer<T> = (bytes: Uint8Array) => T | null;
 
 /**

@@ -383,16 +383,18 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
       addReview(demo.review, { userId: askerId, expertId, questionId: id }, handledAt);
     }
 
-    if (paidAt && !demo.viaSubscription) {
+    // Every paid question owes its expert a ledger line; a subscriber's question pays the expert's
+    // rate too (kind subscription_question), though the subscriber paid nothing for it.
+    if (paidAt) {
       const settledAt = demo.status === "answered" ? handledAt : null;
       const closedAt =
         demo.status === "rejected" ? handledAt : demo.status === "expired" ? row.expiredAt : null;
       rows.payments.push(
         buildPayment({
           id: take("payments"),
-          kind: "question",
+          kind: demo.viaSubscription ? "subscription_question" : "question",
           status: demo.status === "answered" ? "captured" : closedAt ? "cancelled" : "authorized",
-          amount,
+          amount: demo.viaSubscription ? expertDemo.questionRate : amount,
           userId: askerId,
           expertId,
           questionId: id,

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "~/config.server";
 import * as expertQuickLogin from "~/routes/expert.quick-login";
 import * as quickLogin from "~/routes/quick-login";
+import * as testAudio from "~/routes/test-audio";
 import * as testLogin from "~/routes/test-login";
 import * as userQuickLogin from "~/routes/user.quick-login";
 import { get, insertAccount, postForm } from "./support/accounts";
@@ -12,6 +13,7 @@ const DEMO_ROUTES = {
   "/expert/quick-login": expertQuickLogin,
   "/quick-login": quickLogin,
   "/test-login": testLogin,
+  "/test-audio": testAudio,
 };
 
 describe("demo pages", () => {

@@ -9,6 +9,8 @@ declare global {
       ENVIRONMENT: string;
       DEMO_MODE: string;
       TEST_MIGRATIONS: D1Migration[];
+      /** Set only in the integration-payments project (vitest.integration.config.ts). */
+      STRIPE_WEBHOOK_SECRET?: string;
     }
   }
 }

@@ -31,6 +31,9 @@ const BASE_ARGS = [
   "--disable-component-update",
   "--disable-sync",
   "--disable-dev-shm-usage",
+  // A synthetic microphone that needs no prompt, so the audio recorder can be tested.
+  "--use-fake-device-for-media-stream",
+  "--use-fake-ui-for-media-stream",
 ];
 
 /**

@@ -1,0 +1,219 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { ErrorList, Label, Textarea } from "~/components/ui/field";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { type ToastMessage, toast } from "~/components/ui/toast";
+import { ANSWER_LIMITS, ANSWER_MESSAGES, ANSWER_STATUS_OPTIONS, answerSchema } from "~/schemas/questions";
+import { AudioRecorder } from "./audio-recorder";
+
+/** What POST /questions/{id}/answer (and /decline) answer a fetcher with. */
+export type QuestionActionData = {
+  ok: boolean;
+  message: string;
+  toast?: ToastMessage;
+  fieldErrors?: Record<string, string[]>;
+};
+
+/** Shows a resource route's toast once per response and calls `onSuccess` when it worked. */
+export function useActionToast(data: QuestionActionData | undefined, onSuccess?: () => void) {
+  const onSuccessRef = useRef(onSuccess);
+  onSuccessRef.current = onSuccess;
+  useEffect(() => {
+    if (!data) return;
+    toast(
+      data.toast ?? {
+        title: data.ok ? "Done" : "Error",
+        description: data.message,
+        variant: data.ok ? "default" : "destructive",
+      },
+    );
+    if (data.ok) onSuccessRef.current?.();
+  }, [data]);
+}
+
+/**
+ * Answers one question, by text (with SPEC.md's status select: answered by default, or pending to
+ * keep a draft) or by a recorded or uploaded audio file. Used by the expert's desk, the admin area
+ * and /test-audio; all post to /questions/{id}/answer, which checks everything again.
+ */
+export function AnswerForm({
+  questionId,
+  who,
+  initialAnswer = "",
+  onAnswered,
+  submitLabel = "Submit Answer",
+}: {
+  questionId: number;
+  who: "expert" | "admin";
+  initialAnswer?: string | null;
+  onAnswered?: () => void;
+  submitLabel?: string;
+}) {
+  const fetcher = useFetcher<QuestionActionData>();
+  const busy = fetcher.state !== "idle";
+  const [tab, setTab] = useState("text");
+  const [answer, setAnswer] = useState(initialAnswer ?? "");
+  const [status, setStatus] = useState<"answered" | "pending">("answered");
+  const [audio, setAudio] = useState<File | null>(null);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const id = useId();
+  useActionToast(fetcher.data, onAnswered);
+  const shown = {
+    ...errors,
+    ...(fetcher.state === "idle" && fetcher.data?.fieldErrors ? fetcher.data.fieldErrors : {}),
+  };
+
+  function submit(kind: "text" | "audio") {
+    const hasAudio = kind === "audio" && audio !== null;
+    if (kind === "audio" && !hasAudio) {
+      setErrors({ audio: [ANSWER_MESSAGES.textOrAudio] });
+      return;
+    }
+    const parsed = answerSchema(who).safeParse({
+      answer: kind === "text" ? answer.trim() || undefined : undefined,
+      status: kind === "text" ? status : "answered",
+      hasAudio,
+    });
+    if (!parsed.success) {
+      const next: Record<string, string[]> = {};
+      for (const issue of parsed.error.issues) {
+        const key = String(issue.path[0] ?? "answer");
+        next[key] = [...(next[key] ?? []), issue.message];
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    const form = new FormData();
+    form.set("who", who);
+    form.set("status", parsed.data.status);
+    if (kind === "text") form.set("answer", parsed.data.answer ?? "");
+    if (hasAudio && audio) form.set("audio", audio, audio.name);
+    fetcher.submit(form, {
+      method: "post",
+      action: `/questions/${questionId}/answer`,
+      encType: "multipart/form-data",
+    });
+  }
+
+  return (
+    <Tabs value={tab} onValueChange={setTab} className="answer-form">
+      <TabsList aria-label="How to answer">
+        <TabsTrigger value="text">Text Response</TabsTrigger>
+        <TabsTrigger value="audio">Audio Response</TabsTrigger>
+      </TabsList>
+      <TabsContent value="text">
+        <form
+          className="stack"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit("text");
+          }}
+        >
+          <div className="field">
+            <Label htmlFor={`${id}-answer`}>Your Answer</Label>
+            <Textarea
+              id={`${id}-answer`}
+              name="answer"
+              rows={8}
+              maxLength={ANSWER_LIMITS.max}
+              value={answer}
+              onChange={(event) => setAnswer(event.target.value)}
+              placeholder="Write a clear, practical answer..."
+              aria-invalid={shown.answer ? true : undefined}
+              aria-describedby={`${id}-answer-error`}
+            />
+            <ErrorList id={`${id}-answer-error`} errors={shown.answer} />
+          </div>
+          <div className="field">
+            <Label htmlFor={`${id}-status`}>Status</Label>
+            <select
+              id={`${id}-status`}
+              name="status"
+              className="select"
+              value={status}
+              onChange={(event) => setStatus(event.target.value as "answered" | "pending")}
+              aria-describedby={`${id}-status-hint ${id}-status-error`}
+            >
+              {ANSWER_STATUS_OPTIONS.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </select>
+            <p id={`${id}-status-hint`} className="hint">
+              Answered sends the answer now. Pending saves it as a draft.
+            </p>
+            <ErrorList id={`${id}-status-error`} errors={shown.status} />
+          </div>
+          <Button type="submit" disabled={busy}>
+            {busy ? "Submitting..." : status === "pending" ? "Save Draft" : submitLabel}
+          </Button>
+        </form>
+      </TabsContent>
+      <TabsContent value="audio">
+        <form
+          className="stack"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit("audio");
+          }}
+        >
+          <AudioRecorder
+            disabled={busy}
+            onChange={(file) => {
+              setAudio(file);
+              setErrors({});
+            }}
+          />
+          <ErrorList errors={shown.audio} />
+          <Button type="submit" disabled={busy}>
+            {busy ? "Sending..." : "Send Audio Response"}
+          </Button>
+        </form>
+      </TabsContent>
+    </Tabs>
+  );
+}
+
+/** Declines a question after a confirmation step; the client is told and never charged. */
+export function DeclineQuestion({ questionId, onDeclined }: { questionId: number; onDeclined?: () => void }) {
+  const fetcher = useFetcher<QuestionActionData>();
+  const [confirming, setConfirming] = useState(false);
+  useActionToast(fetcher.data, onDeclined);
+  const busy = fetcher.state !== "idle";
+  if (!confirming) {
+    return (
+      <Button type="button" variant="ghost" size="sm" onClick={() => setConfirming(true)}>
+        Decline question
+      </Button>
+    );
+  }
+  return (
+    <fetcher.Form
+      method="post"
+      action={`/questions/${questionId}/decline`}
+      className="decline-confirm"
+      role="group"
+    >
+      <p className="hint">Decline this question? The client is told and is not charged.</p>
+      <div className="row">
+        <Button
+          type="button"
+          variant="secondary"
+          size="sm"
+          onClick={() => setConfirming(false)}
+          disabled={busy}
+        >
+          Keep it
+        </Button>
+        <Button type="submit" variant="danger" size="sm" disabled={busy}>
+          {busy ? "Declining..." : "Yes, decline"}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}

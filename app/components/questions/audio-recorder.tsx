@@ -1,0 +1,221 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { ANSWER_MESSAGES } from "~/schemas/questions";
+
+type Phase = "idle" | "recording" | "recorded";
+
+const RECORDING_TYPES = ["audio/webm;codecs=opus", "audio/webm", "audio/ogg;codecs=opus", "audio/mp4"];
+const EXTENSIONS: Record<string, string> = {
+  "audio/webm": "webm",
+  "audio/ogg": "ogg",
+  "audio/mp4": "m4a",
+  "audio/mpeg": "mp3",
+  "audio/wav": "wav",
+};
+
+const pad = (value: number) => String(value).padStart(2, "0");
+/** minutes:seconds, as the recorder's timer shows it. */
+export const formatTimer = (seconds: number) => `${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`;
+
+function fileFor(blob: Blob): File {
+  const type = blob.type.split(";")[0] || "audio/webm";
+  return new File([blob], `audio.${EXTENSIONS[type] ?? "webm"}`, { type });
+}
+
+/**
+ * Records an audio answer in the browser (SPEC.md section 4: idle, recording with a minutes:seconds
+ * timer, recorded with play and pause, then record again or upload a different file), or takes an
+ * uploaded audio file. The server checks the bytes again and stores the true type.
+ */
+export function AudioRecorder({
+  onChange,
+  disabled = false,
+}: {
+  onChange: (file: File | null) => void;
+  disabled?: boolean;
+}) {
+  const [phase, setPhase] = useState<Phase>("idle");
+  const [seconds, setSeconds] = useState(0);
+  const [url, setUrl] = useState<string | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [supported, setSupported] = useState(true);
+  const recorderRef = useRef<MediaRecorder | null>(null);
+  const streamRef = useRef<MediaStream | null>(null);
+  const audioRef = useRef<HTMLAudioElement | null>(null);
+  const fileInputRef = useRef<HTMLInputElement | null>(null);
+  const uploadId = useId();
+  const errorId = `${uploadId}-error`;
+
+  useEffect(() => {
+    setSupported(typeof MediaRecorder !== "undefined" && Boolean(navigator.mediaDevices?.getUserMedia));
+  }, []);
+
+  useEffect(() => {
+    if (phase !== "recording") return;
+    const timer = setInterval(() => setSeconds((value) => value + 1), 1000);
+    return () => clearInterval(timer);
+  }, [phase]);
+
+  useEffect(() => {
+    return () => {
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [url]);
+
+  useEffect(() => {
+    return () => {
+      for (const track of streamRef.current?.getTracks() ?? []) track.stop();
+    };
+  }, []);
+
+  function acceptFile(file: File) {
+    setUrl(URL.createObjectURL(file));
+    setPhase("recorded");
+    setPlaying(false);
+    onChange(file);
+  }
+
+  async function startRecording() {
+    setError(null);
+    let stream: MediaStream;
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ audio: true });
+    } catch {
+      setError(ANSWER_MESSAGES.microphone);
+      return;
+    }
+    streamRef.current = stream;
+    const mimeType = RECORDING_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
+    const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+    const chunks: Blob[] = [];
+    recorder.ondataavailable = (event) => {
+      if (event.data.size > 0) chunks.push(event.data);
+    };
+    recorder.onstop = () => {
+      for (const track of stream.getTracks()) track.stop();
+      streamRef.current = null;
+      acceptFile(fileFor(new Blob(chunks, { type: recorder.mimeType || mimeType || "audio/webm" })));
+    };
+    recorderRef.current = recorder;
+    recorder.start();
+    setSeconds(0);
+    setPhase("recording");
+    onChange(null);
+  }
+
+  function stopRecording() {
+    recorderRef.current?.stop();
+    recorderRef.current = null;
+  }
+
+  function reset() {
+    audioRef.current?.pause();
+    setUrl(null);
+    setPhase("idle");
+    setSeconds(0);
+    setPlaying(false);
+    setError(null);
+    onChange(null);
+    if (fileInputRef.current) fileInputRef.current.value = "";
+  }
+
+  function chooseFile(file: File | undefined) {
+    setError(null);
+    if (!file) return;
+    if (!file.type.startsWith("audio/")) {
+      setError(ANSWER_MESSAGES.notAudio);
+      if (fileInputRef.current) fileInputRef.current.value = "";
+      return;
+    }
+    acceptFile(file);
+  }
+
+  return (
+    <div className="audio-recorder stack" data-phase={phase}>
+      {phase === "idle" ? (
+        supported ? (
+          <Button type="button" variant="secondary" onClick={startRecording} disabled={disabled}>
+            <span className="record-dot" aria-hidden="true" /> Start recording
+          </Button>
+        ) : (
+          <p className="hint">Recording is not available in this browser: upload an audio file instead.</p>
+        )
+      ) : null}
+
+      {phase === "recording" ? (
+        <div className="row">
+          <span
+            className="recording-indicator"
+            role="timer"
+            aria-label={`Recording, ${formatTimer(seconds)}`}
+          >
+            <span className="record-dot record-dot--live" aria-hidden="true" /> Recording{" "}
+            {formatTimer(seconds)}
+          </span>
+          <Button type="button" variant="danger" size="sm" onClick={stopRecording}>
+            Stop
+          </Button>
+        </div>
+      ) : null}
+
+      {phase === "recorded" && url ? (
+        <div className="stack">
+          {/* biome-ignore lint/a11y/useMediaCaption: the expert's own recording, played back before sending */}
+          <audio
+            ref={audioRef}
+            src={url}
+            controls
+            className="audio-player"
+            onPlay={() => setPlaying(true)}
+            onPause={() => setPlaying(false)}
+            onEnded={() => setPlaying(false)}
+          />
+          <div className="row">
+            {playing ? (
+              <Button type="button" variant="secondary" size="sm" onClick={() => audioRef.current?.pause()}>
+                Pause
+              </Button>
+            ) : (
+              <Button
+                type="button"
+                variant="secondary"
+                size="sm"
+                onClick={() => void audioRef.current?.play()}
+              >
+                Play
+              </Button>
+            )}
+            <Button type="button" variant="ghost" size="sm" onClick={reset} disabled={disabled}>
+              Record again
+            </Button>
+          </div>
+        </div>
+      ) : null}
+
+      {phase === "recording" ? null : (
+        <div className="field">
+          <label htmlFor={uploadId} className="label">
+            {phase === "recorded" ? "Upload a different file" : "Or upload an audio file"}
+          </label>
+          <input
+            ref={fileInputRef}
+            id={uploadId}
+            type="file"
+            accept="audio/*"
+            className="input file-input"
+            disabled={disabled}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? errorId : undefined}
+            onChange={(event) => chooseFile(event.currentTarget.files?.[0])}
+          />
+        </div>
+      )}
+      {error ? (
+        <p id={errorId} className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+/** How questions read on screen, shared by the asker's, the expert's and the admin's views. */
+
+export type QuestionStatus =
+  | "awaiting_payment"
+  | "pending"
+  | "in_progress"
+  | "answered"
+  | "rejected"
+  | "expired";
+
+/** SPEC.md section 4's status texts, and ours for the states it does not name. */
+export const QUESTION_STATUS_LABELS: Record<QuestionStatus, string> = {
+  awaiting_payment: "Awaiting payment",
+  pending: "Awaiting expert answer",
+  in_progress: "Expert is working on your answer",
+  answered: "Answered",
+  rejected: "Rejected",
+  expired: "Expired",
+};
+
+/** The short status shown in the expert's and the admin's tables. */
+export const QUESTION_STATUS_SHORT: Record<QuestionStatus, string> = {
+  awaiting_payment: "awaiting payment",
+  pending: "pending",
+  in_progress: "in progress",
+  answered: "answered",
+  rejected: "rejected",
+  expired: "expired",
+};
+
+/** The admin list's filters (SPEC.md: all, pending, answered). */
+export const ADMIN_FILTERS = ["all", "pending", "answered"] as const;
+export type AdminFilter = (typeof ADMIN_FILTERS)[number];
+
+/** Open questions the expert still has to answer. */
+export const OPEN_QUESTION_STATUSES = ["pending", "in_progress"] as const;
+
+const toDate = (value: Date | string | number | null | undefined) =>
+  value === null || value === undefined ? null : new Date(value);
+
+/** yyyy-MM-dd in UTC, or N/A (SPEC.md's table date). */
+export function formatDay(value: Date | string | number | null | undefined): string {
+  const date = toDate(value);
+  if (!date || Number.isNaN(date.getTime())) return "N/A";
+  return date.toISOString().slice(0, 10);
+}
+
+/** yyyy-MM-dd HH:mm UTC: the same on the server and in every browser (no hydration mismatch). */
+export function formatDateTime(value: Date | string | number | null | undefined): string {
+  const date = toDate(value);
+  if (!date || Number.isNaN(date.getTime())) return "N/A";
+  return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+/** What the asker is told about their money, by the question's payment state. */
+export function paymentOutcomeText(paymentState: string, amountText: string): string | null {
+  switch (paymentState) {
+    case "authorized":
+      return `${amountText} is authorised on your card and charged only when the expert answers.`;
+    case "captured":
+      return `Your card was charged ${amountText} for this answer.`;
+    case "capture_failed":
+      return `The charge of ${amountText} for this answer is being processed.`;
+    case "cancelled":
+      return "The authorisation on your card was cancelled: you were not charged.";
+    case "subscription":
+      return "Included in your subscription.";
+    case "test_mode":
+      return "Submitted in test mode: no payment was taken.";
+    default:
+      return null;
+  }
+}

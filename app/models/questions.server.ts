@@ -1,0 +1,1134 @@
+/**
+ * Paid questions (SPEC.md "Ask a question", "Expert portal Questions", "Admin"; DESIGN.md "Money and
+ * payments"): asking, paying, answering by text or audio, declining, and who may see what.
+ *
+ * The money rules:
+ * - the question row is written first (`awaiting_payment`), then its PaymentIntent (manual capture,
+ *   for the amount computed here, the question's id in its metadata);
+ * - it turns `pending` (paid, with its 24-hour deadline) when the server has seen the PaymentIntent
+ *   authorised, by the browser's return or the webhook, whichever comes first;
+ * - the payment is captured when the expert answers and cancelled when they decline, so nobody pays
+ *   for an answer they did not get. A refused capture keeps the answer and is retried.
+ * Test mode (no Stripe key) and subscribers skip the PaymentIntent; their questions go straight to
+ * pending, and the expert's earning is still a ledger line.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { isUniqueViolation } from "~/db/errors.server";
+import { experts, payments, questions, users } from "~/db/schema.server";
+import { formatCents } from "~/lib/money";
+import { type AdminFilter, OPEN_QUESTION_STATUSES, type QuestionStatus } from "~/lib/questions";
+import { notificationStatements } from "~/models/notifications.server";
+import {
+  CURRENCY,
+  cancelPayment,
+  capturePayment,
+  checkPaymentIntent,
+  createPaymentIntent,
+  type ExpectedPayment,
+  getLedgerLine,
+  ledgerUpdateStatement,
+  ledgerUpsertStatement,
+  type PaymentSubject,
+  verifyPaymentIntent,
+} from "~/models/payments.server";
+import { isAdminUser, type SessionUser } from "~/models/users.server";
+import { getOptionalStripe, type PaymentIntent, type StripeClient } from "~/services/stripe.server";
+
+/** A question with no expert chosen costs this; an expert's own rate is never below it. */
+export const DEFAULT_QUESTION_PRICE = 500;
+/** SPEC.md: an answer within 24 hours of payment. */
+export const ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** What the question functions need from the request: the primary database, Stripe (null in test mode), the time. */
+export type QuestionDeps = { db: Database; stripe: StripeClient | null; now: Date };
+
+/** Who is acting on a question: the asker, the expert it was asked of, or an admin. */
+export type Actor = { userId: number; expertId: number | null; isAdmin: boolean };
+
+const subjectOf = (questionId: number): PaymentSubject => ({ kind: "question", questionId });
+const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+const personName = sql<string>`coalesce(nullif(trim(${users.name}), ''), nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), ''), ${users.username})`;
+
+type QuestionRow = typeof questions.$inferSelect;
+
+// ---------------------------------------------------------------------------------------------
+// Asking
+
+export type AskTarget = {
+  expert: {
+    id: number;
+    userId: number;
+    name: string;
+    title: string | null;
+    profileImage: string | null;
+  } | null;
+  /** What the question costs, in cents (DESIGN.md: the expert's question rate, $5.00 with no expert). */
+  price: number;
+};
+
+/** Parses the expert id from the URL; anything that is not a positive integer means "no expert". */
+export function parseExpertId(value: string | number | null | undefined): number | null {
+  if (value === null || value === undefined || value === "") return null;
+  const id = typeof value === "number" ? value : /^\d{1,12}$/.test(value) ? Number(value) : Number.NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The expert a question goes to (omitted when the lookup fails, as SPEC.md says) and its price. */
+export async function getAskTarget(db: Database, expertId: number | null): Promise<AskTarget> {
+  if (expertId === null) return { expert: null, price: DEFAULT_QUESTION_PRICE };
+  const [row] = await db
+    .select({
+      id: experts.id,
+      userId: experts.userId,
+      name: personName,
+      title: experts.title,
+      profileImage: experts.profileImage,
+      questionRate: experts.questionRate,
+    })
+    .from(experts)
+    .innerJoin(users, eq(users.id, experts.userId))
+    .where(and(eq(experts.id, expertId), isNull(experts.deletedAt), isNull(users.deletedAt)))
+    .limit(1);
+  if (!row) return { expert: null, price: DEFAULT_QUESTION_PRICE };
+  const { questionRate, ...expert } = row;
+  return { expert, price: Math.max(questionRate, DEFAULT_QUESTION_PRICE) };
+}
+
+/** An active subscriber's allowance today (UTC), or null for everyone else. */
+export async function getSubscriptionAllowance(db: Database, userId: number, now: Date) {
+  const [user] = await db
+    .select({ status: users.subscriptionStatus, endDate: users.subscriptionEndDate })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (user?.status !== "active" || !user.endDate || user.endDate <= now) return null;
+  const [used] = await db
+    .select({ id: questions.id })
+    .from(questions)
+    .where(and(eq(questions.userId, userId), eq(questions.subscriptionDay, utcDay(now))))
+    .limit(1);
+  const tomorrow = new Date(`${utcDay(now)}T00:00:00.000Z`);
+  tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
+  return { questionsLeftToday: used ? 0 : 1, nextQuestionAt: used ? tomorrow : now };
+}
+
+export const ASK_MESSAGES = {
+  ownQuestion: "You can't ask yourself a question.",
+  dailyLimit:
+    "You have already asked today's question included in your subscription. Your next question is available tomorrow (UTC).",
+  paymentInit: "Failed to initialize payment. Please try again.",
+  notFound: "Question not found.",
+} as const;
+
+export type Asker = { id: number; username: string; name: string | null; email: string };
+
+export type AskInput = { question: string; requestAudioResponse: boolean; showOnProfile: boolean };
+
+export type AskResult =
+  | { status: "pending"; questionId: number; paymentState: "test_mode" | "subscription" | "authorized" }
+  | {
+      status: "requires_payment";
+      questionId: number;
+      paymentIntentId: string;
+      clientSecret: string;
+      amount: number;
+    }
+  | { status: "refused"; httpStatus: 400 | 404 | 409 | 502; message: string };
+
+/**
+ * Asks a question. Subscribers use their daily question; in test mode the question is accepted
+ * unpaid; otherwise it waits for payment and the answer carries the PaymentIntent's client secret.
+ * `retryQuestionId` is the caller's own unpaid question to pay for again (after a declined card):
+ * its text is updated and its PaymentIntent reused, so a retry never makes a second question.
+ */
+export async function askQuestion(
+  deps: QuestionDeps,
+  input: { asker: Asker; expertId: number | null; ask: AskInput; retryQuestionId?: number | null },
+): Promise<AskResult> {
+  const { db, now } = deps;
+  const target = await getAskTarget(db, input.expertId);
+  if (target.expert && target.expert.userId === input.asker.id) {
+    return { status: "refused", httpStatus: 400, message: ASK_MESSAGES.ownQuestion };
+  }
+
+  const allowance = await getSubscriptionAllowance(db, input.asker.id, now);
+  if (allowance) {
+    if (allowance.questionsLeftToday === 0) {
+      return { status: "refused", httpStatus: 409, message: ASK_MESSAGES.dailyLimit };
+    }
+    const questionId = await insertUnpaidQuestion(db, input.asker, target, input.ask, 0, now);
+    try {
+      await markQuestionPaid(db, questionId, {
+        now,
+        paymentState: "subscription",
+        subscriptionDay: utcDay(now),
+        ledger: { kind: "subscription_question", amount: target.price },
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // Another question took today's allowance first (two at once): this one never existed.
+      await db
+        .delete(questions)
+        .where(and(eq(questions.id, questionId), eq(questions.status, "awaiting_payment")));
+      return { status: "refused", httpStatus: 409, message: ASK_MESSAGES.dailyLimit };
+    }
+    return { status: "pending", questionId, paymentState: "subscription" };
+  }
+
+  if (!deps.stripe) {
+    const questionId = await insertUnpaidQuestion(db, input.asker, target, input.ask, target.price, now);
+    await markQuestionPaid(db, questionId, {
+      now,
+      paymentState: "test_mode",
+      ledger: { kind: "question", amount: target.price },
+    });
+    return { status: "pending", questionId, paymentState: "test_mode" };
+  }
+
+  let question = input.retryQuestionId
+    ? await reuseUnpaidQuestion(db, input.retryQuestionId, input.asker.id, target, input.ask)
+    : null;
+  if (!question) {
+    const id = await insertUnpaidQuestion(db, input.asker, target, input.ask, target.price, now);
+    question = (await getQuestionRow(db, id))!;
+  }
+
+  let intent: PaymentIntent;
+  try {
+    intent = await createPaymentIntent(deps.stripe, {
+      subject: subjectOf(question.id),
+      amount: question.amount,
+      userId: input.asker.id,
+      captureMethod: "manual",
+      description: target.expert ? `Question for ${target.expert.name}` : "Expert question",
+      receiptEmail: input.asker.email,
+    });
+  } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "create payment intent failed",
+        questionId: question.id,
+        error: String(error),
+      }),
+    );
+    // Stripe replays a saved failure for the same idempotency key, so this question could never get
+    // a PaymentIntent: drop it (it was never visible and nothing was paid); a retry starts afresh.
+    await db
+      .delete(questions)
+      .where(
+        and(
+          eq(questions.id, question.id),
+          eq(questions.status, "awaiting_payment"),
+          isNull(questions.paymentIntentId),
+        ),
+      );
+    return { status: "refused", httpStatus: 502, message: ASK_MESSAGES.paymentInit };
+  }
+  if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} has no client secret`);
+
+  await db.batch([
+    db
+      .update(questions)
+      .set({ paymentIntentId: intent.id })
+      .where(and(eq(questions.id, question.id), isNull(questions.paymentIntentId))),
+    ledgerUpsertStatement(
+      db,
+      {
+        kind: "question",
+        ref: { questionId: question.id },
+        amount: question.amount,
+        status: "pending",
+        userId: input.asker.id,
+        expertId: question.expertId,
+        stripePaymentIntentId: intent.id,
+      },
+      { now, replaceFrom: ["pending", "failed"] },
+    ),
+  ]);
+
+  // A retry after the card was already authorised (a lost response): the question is paid.
+  if (intent.status === "requires_capture") {
+    const confirmed = await confirmQuestionPayment(deps, {
+      userId: input.asker.id,
+      questionId: question.id,
+      paymentIntentId: intent.id,
+    });
+    if (confirmed.ok) return { status: "pending", questionId: question.id, paymentState: "authorized" };
+  }
+
+  return {
+    status: "requires_payment",
+    questionId: question.id,
+    paymentIntentId: intent.id,
+    clientSecret: intent.client_secret,
+    amount: question.amount,
+  };
+}
+
+async function insertUnpaidQuestion(
+  db: Database,
+  asker: Asker,
+  target: AskTarget,
+  ask: AskInput,
+  amount: number,
+  now: Date,
+): Promise<number> {
+  const [row] = await db
+    .insert(questions)
+    .values({
+      userId: asker.id,
+      expertId: target.expert?.id ?? null,
+      name: asker.name ?? asker.username,
+      email: asker.email,
+      question: ask.question,
+      requestAudioResponse: ask.requestAudioResponse,
+      showOnProfile: ask.showOnProfile,
+      status: "awaiting_payment",
+      amount,
+      currency: CURRENCY,
+      paymentState: "none",
+      createdAt: now,
+    })
+    .returning({ id: questions.id });
+  return row.id;
+}
+
+async function reuseUnpaidQuestion(
+  db: Database,
+  questionId: number,
+  userId: number,
+  target: AskTarget,
+  ask: AskInput,
+): Promise<QuestionRow | null> {
+  const [row] = await db
+    .update(questions)
+    .set({
+      question: ask.question,
+      requestAudioResponse: ask.requestAudioResponse,
+      showOnProfile: ask.showOnProfile,
+    })
+    .where(
+      and(
+        eq(questions.id, questionId),
+        eq(questions.userId, userId),
+        eq(questions.status, "awaiting_payment"),
+        target.expert ? eq(questions.expertId, target.expert.id) : isNull(questions.expertId),
+        eq(questions.amount, target.price),
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+export async function getQuestionRow(db: Database, questionId: number): Promise<QuestionRow | null> {
+  const [row] = await db.select().from(questions).where(eq(questions.id, questionId)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * The statements that make an unpaid question pending: paid now, due in 24 hours, its ledger line,
+ * and the expert told, in one batch. Only an `awaiting_payment` question changes, so a second
+ * confirmation (browser and webhook both arriving) finds nothing to do; the ledger line only moves
+ * forward and the notification is idempotent.
+ */
+function markPaidStatements(
+  db: Database,
+  question: Pick<QuestionRow, "id" | "userId" | "expertId" | "name">,
+  expertUserId: number | null,
+  options: {
+    now: Date;
+    paymentState: "authorized" | "test_mode" | "subscription";
+    paymentIntentId?: string;
+    subscriptionDay?: string;
+    ledger: { kind: "question" | "subscription_question"; amount: number };
+  },
+) {
+  const { now } = options;
+  const statements = [
+    db
+      .update(questions)
+      .set({
+        status: "pending",
+        paymentState: options.paymentState,
+        paidAt: now,
+        deadlineAt: new Date(now.getTime() + ANSWER_WINDOW_MS),
+        ...(options.paymentIntentId ? { paymentIntentId: options.paymentIntentId } : {}),
+        ...(options.subscriptionDay ? { subscriptionDay: options.subscriptionDay } : {}),
+      })
+      .where(
+        and(
+          eq(questions.id, question.id),
+          eq(questions.status, "awaiting_payment"),
+          options.paymentIntentId
+            ? or(isNull(questions.paymentIntentId), eq(questions.paymentIntentId, options.paymentIntentId))
+            : undefined,
+        ),
+      )
+      .returning({ id: questions.id }),
+    ledgerUpsertStatement(
+      db,
+      {
+        kind: options.ledger.kind,
+        ref: { questionId: question.id },
+        amount: options.ledger.amount,
+        status: "authorized",
+        userId: question.userId,
+        expertId: question.expertId,
+        stripePaymentIntentId: options.paymentIntentId ?? null,
+      },
+      { now, replaceFrom: ["pending", "failed"] },
+    ),
+  ] as const;
+  if (expertUserId === null) return [...statements];
+  return [
+    ...statements,
+    ...notificationStatements(db, {
+      userId: expertUserId,
+      kind: "question_new",
+      title: "New question",
+      body: `${question.name ?? "A client"} asked you a question. Answer within 24 hours.`,
+      link: "/expert/questions",
+      dedupeKey: `question_new:question:${question.id}`,
+    }),
+  ];
+}
+
+async function expertUserIdOf(db: Database, expertId: number | null): Promise<number | null> {
+  if (expertId === null) return null;
+  const [row] = await db
+    .select({ userId: experts.userId })
+    .from(experts)
+    .where(eq(experts.id, expertId))
+    .limit(1);
+  return row?.userId ?? null;
+}
+
+async function markQuestionPaid(
+  db: Database,
+  questionId: number,
+  options: Parameters<typeof markPaidStatements>[3],
+) {
+  const question = (await getQuestionRow(db, questionId))!;
+  const statements = markPaidStatements(db, question, await expertUserIdOf(db, question.expertId), options);
+  const [first, ...rest] = statements;
+  await db.batch([first, ...rest]);
+}
+
+const expectedPaymentOf = (question: QuestionRow): ExpectedPayment => ({
+  subject: subjectOf(question.id),
+  amount: question.amount,
+  currency: question.currency,
+  userId: question.userId,
+  captureMethod: "manual",
+  paymentIntentId: question.paymentIntentId,
+});
+
+/** A question's PaymentIntent counts as paid once it is authorised (manual capture). */
+const QUESTION_PAID_STATUSES = ["requires_capture"] as const;
+
+export type ConfirmResult =
+  | { ok: true; questionId: number }
+  | { ok: false; reason: "not_found" | "mismatch" | "not_paid" | "failed"; message: string };
+
+/**
+ * The browser's return after confirming the payment: the PaymentIntent must be this question's,
+ * at Stripe, authorised, for the right amount and currency; then the question is pending.
+ * Confirming twice is harmless.
+ */
+export async function confirmQuestionPayment(
+  deps: QuestionDeps,
+  input: { userId: number; questionId: number; paymentIntentId: string },
+): Promise<ConfirmResult> {
+  const question = await getQuestionRow(deps.db, input.questionId);
+  if (!question || question.userId !== input.userId) {
+    return { ok: false, reason: "not_found", message: ASK_MESSAGES.notFound };
+  }
+  if (question.status !== "awaiting_payment") {
+    if (question.paymentIntentId === input.paymentIntentId && question.paidAt) {
+      return { ok: true, questionId: question.id };
+    }
+    return { ok: false, reason: "mismatch", message: "This payment does not match your question." };
+  }
+  if (!deps.stripe) return { ok: false, reason: "mismatch", message: "Payments are not configured." };
+  const check = await verifyPaymentIntent(
+    deps.stripe,
+    deps.db,
+    input.paymentIntentId,
+    expectedPaymentOf(question),
+    {
+      paidStatuses: QUESTION_PAID_STATUSES,
+    },
+  );
+  if (!check.ok) {
+    if (check.reason === "failed" && question.paymentIntentId === input.paymentIntentId) {
+      await recordPaymentFailure(deps.db, question.id, check.message, deps.now);
+    }
+    return { ok: false, reason: check.reason, message: check.message };
+  }
+  try {
+    await markQuestionPaid(deps.db, question.id, {
+      now: deps.now,
+      paymentState: "authorized",
+      paymentIntentId: check.intent.id,
+      ledger: { kind: "question", amount: question.amount },
+    });
+  } catch (error) {
+    // The PaymentIntent id is unique across questions: one payment pays for one question.
+    if (isUniqueViolation(error)) {
+      return { ok: false, reason: "mismatch", message: "This payment does not match your question." };
+    }
+    throw error;
+  }
+  return { ok: true, questionId: question.id };
+}
+
+function recordPaymentFailure(db: Database, questionId: number, message: string, now: Date) {
+  return ledgerUpdateStatement(
+    db,
+    { questionId },
+    { status: "failed", lastError: message },
+    { now, from: ["pending", "failed"] },
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks: the handlers app/models/stripe-webhooks.server.ts dispatches question events to
+
+/** What a webhook handler wants done: statements for the event's batch, or a reason to ignore it. */
+export type WebhookOutcome = { statements: unknown[]; note: string };
+
+async function questionForIntent(db: Database, intent: PaymentIntent) {
+  const id = parseExpertId(intent.metadata?.questionId ?? null);
+  return id === null ? null : getQuestionRow(db, id);
+}
+
+/** payment_intent.amount_capturable_updated: the card is authorised, the question is pending. */
+export async function onQuestionPaymentAuthorized(
+  db: Database,
+  intent: PaymentIntent,
+  now: Date,
+): Promise<WebhookOutcome> {
+  const question = await questionForIntent(db, intent);
+  if (!question) return { statements: [], note: "unknown question" };
+  const check = checkPaymentIntent(intent, expectedPaymentOf(question), {
+    paidStatuses: QUESTION_PAID_STATUSES,
+  });
+  if (!check.ok) return { statements: [], note: `refused: ${check.reason}` };
+  if (question.status !== "awaiting_payment") return { statements: [], note: "already paid" };
+  return {
+    statements: markPaidStatements(db, question, await expertUserIdOf(db, question.expertId), {
+      now,
+      paymentState: "authorized",
+      paymentIntentId: intent.id,
+      ledger: { kind: "question", amount: question.amount },
+    }),
+    note: "question paid",
+  };
+}
+
+/** payment_intent.payment_failed: the card was declined; the asker may try again. */
+export async function onQuestionPaymentFailed(
+  db: Database,
+  intent: PaymentIntent,
+  now: Date,
+): Promise<WebhookOutcome> {
+  const question = await questionForIntent(db, intent);
+  if (!question || question.paymentIntentId !== intent.id)
+    return { statements: [], note: "unknown question" };
+  const message = intent.last_payment_error?.message ?? "The payment failed.";
+  return { statements: [recordPaymentFailure(db, question.id, message, now)], note: "payment failed" };
+}
+
+/** payment_intent.succeeded: our capture went through (also when we missed its response). */
+export async function onQuestionPaymentCaptured(
+  db: Database,
+  intent: PaymentIntent,
+  now: Date,
+): Promise<WebhookOutcome> {
+  const question = await questionForIntent(db, intent);
+  if (!question || question.paymentIntentId !== intent.id || question.status !== "answered") {
+    return { statements: [], note: "not an answered question" };
+  }
+  return { statements: capturedStatements(db, question.id, now), note: "captured" };
+}
+
+/** payment_intent.canceled: an unpaid question is dropped; a paid one was never charged. */
+export async function onQuestionPaymentCanceled(
+  db: Database,
+  intent: PaymentIntent,
+  now: Date,
+): Promise<WebhookOutcome> {
+  const question = await questionForIntent(db, intent);
+  if (!question || question.paymentIntentId !== intent.id)
+    return { statements: [], note: "unknown question" };
+  return {
+    statements: [
+      db
+        .update(questions)
+        .set({ status: "expired", expiredAt: now, paymentState: "cancelled" })
+        .where(and(eq(questions.id, question.id), eq(questions.status, "awaiting_payment"))),
+      db
+        .update(questions)
+        .set({ paymentState: "cancelled" })
+        .where(
+          and(
+            eq(questions.id, question.id),
+            inArray(questions.status, ["rejected", "expired"]),
+            eq(questions.paymentState, "authorized"),
+          ),
+        ),
+      ledgerUpdateStatement(
+        db,
+        { questionId: question.id },
+        { status: "cancelled", lastError: null },
+        { now, from: ["pending", "authorized", "failed"] },
+      ),
+    ],
+    note: "cancelled",
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Answering and declining
+
+export const ANSWER_RESULT_MESSAGES = {
+  notFound: "Question not found.",
+  alreadyAnswered: "This question has already been answered.",
+  closed: "This question is closed: it was declined or expired.",
+  unpaid: "This question has not been paid for yet.",
+  deadline: "The 24-hour answer window for this question has passed.",
+} as const;
+
+export function canManageQuestion(question: Pick<QuestionRow, "expertId">, actor: Actor) {
+  return actor.isAdmin || (actor.expertId !== null && question.expertId === actor.expertId);
+}
+
+export function canViewQuestion(question: Pick<QuestionRow, "expertId" | "userId">, actor: Actor) {
+  return canManageQuestion(question, actor) || question.userId === actor.userId;
+}
+
+type Refusal = { ok: false; httpStatus: 404 | 409; message: string };
+
+/** Whether `actor` may act on the question now, and if not, the answer to give. */
+function refusalFor(question: QuestionRow | null, actor: Actor, now: Date): Refusal | null {
+  // Another expert's question is simply not there: no hint that it exists.
+  if (!question || !canManageQuestion(question, actor)) {
+    return { ok: false, httpStatus: 404, message: ANSWER_RESULT_MESSAGES.notFound };
+  }
+  switch (question.status as QuestionStatus) {
+    case "awaiting_payment":
+      return actor.isAdmin
+        ? { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.unpaid }
+        : { ok: false, httpStatus: 404, message: ANSWER_RESULT_MESSAGES.notFound };
+    case "answered":
+      return { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.alreadyAnswered };
+    case "rejected":
+    case "expired":
+      return { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.closed };
+    default:
+      if (question.deadlineAt && question.deadlineAt.getTime() < now.getTime()) {
+        return { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.deadline };
+      }
+      return null;
+  }
+}
+
+export type PaymentOutcome = "captured" | "capture_failed" | "cancelled" | "cancel_failed" | "none";
+
+export type AnswerResult =
+  | { ok: true; status: "answered"; payment: PaymentOutcome }
+  | { ok: true; status: "draft" }
+  | Refusal;
+
+/**
+ * Answers a question by text, audio or both (the audio already stored in R2 by the caller), or with
+ * `status: "pending"` keeps a text draft (the asker then reads "Expert is working on your answer").
+ * The answer is stored and the asker told in one batch; then the payment is captured. If Stripe
+ * refuses the capture, the answer stays, the refusal is recorded for the admins and the retry.
+ */
+export async function answerQuestion(
+  deps: QuestionDeps,
+  input: {
+    actor: Actor;
+    questionId: number;
+    answer: string | null;
+    status: "answered" | "pending";
+    audio?: { key: string; contentType: string } | null;
+  },
+): Promise<AnswerResult> {
+  const { db, now } = deps;
+  const question = await getQuestionRow(db, input.questionId);
+  const refusal = refusalFor(question, input.actor, now);
+  if (refusal || !question) return refusal!;
+  const openNow = and(eq(questions.id, question.id), inArray(questions.status, [...OPEN_QUESTION_STATUSES]));
+
+  if (input.status === "pending") {
+    const [saved] = await db
+      .update(questions)
+      .set({ answer: input.answer, status: "in_progress" })
+      .where(openNow)
+      .returning({ id: questions.id });
+    return saved ? { ok: true, status: "draft" } : alreadyHandled(db, question.id);
+  }
+
+  const expertName = await expertNameOf(db, question.expertId);
+  const [updated, ...rest] = await db.batch([
+    db
+      .update(questions)
+      .set({
+        answer: input.answer,
+        audioResponse: input.audio?.key ?? null,
+        audioContentType: input.audio?.contentType ?? null,
+        status: "answered",
+        answeredAt: now,
+      })
+      .where(openNow)
+      .returning({ id: questions.id }),
+    // Test mode and subscription questions owe the expert without a card to charge.
+    ...(question.paymentState === "test_mode" || question.paymentState === "subscription"
+      ? [
+          ledgerUpdateStatement(
+            db,
+            { questionId: question.id },
+            { status: "captured", settledAt: now },
+            { now, from: ["authorized"] },
+          ),
+        ]
+      : []),
+    ...(question.userId === null
+      ? []
+      : notificationStatements(db, {
+          userId: question.userId,
+          kind: "question_answered",
+          title: "Your question was answered",
+          body: `${expertName} answered your question.`,
+          link: `/questions/${question.id}`,
+          dedupeKey: `question_answered:question:${question.id}`,
+        })),
+  ]);
+  void rest;
+  if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
+
+  if (question.paymentState !== "authorized") return { ok: true, status: "answered", payment: "none" };
+  const capture = await captureQuestionPayment(deps, question.id);
+  return { ok: true, status: "answered", payment: capture.ok ? "captured" : "capture_failed" };
+}
+
+async function alreadyHandled(db: Database, questionId: number): Promise<Refusal> {
+  const current = await getQuestionRow(db, questionId);
+  return current?.status === "answered"
+    ? { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.alreadyAnswered }
+    : { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.closed };
+}
+
+async function expertNameOf(db: Database, expertId: number | null): Promise<string> {
+  if (expertId === null) return "An expert";
+  const [row] = await db
+    .select({ name: personName })
+    .from(experts)
+    .innerJoin(users, eq(users.id, experts.userId))
+    .where(eq(experts.id, expertId))
+    .limit(1);
+  return row?.name ?? "An expert";
+}
+
+function capturedStatements(db: Database, questionId: number, now: Date) {
+  return [
+    db
+      .update(questions)
+      .set({ paymentState: "captured" })
+      .where(
+        and(eq(questions.id, questionId), inArray(questions.paymentState, ["authorized", "capture_failed"])),
+      ),
+    ledgerUpdateStatement(
+      db,
+      { questionId },
+      { status: "captured", settledAt: now, lastError: null },
+      { now, from: ["pending", "authorized"] },
+    ),
+  ];
+}
+
+/**
+ * Captures the payment of an answered question (after the answer, from the admin's retry button and
+ * from the scheduled retries). A refusal marks the question `capture_failed` with Stripe's message on
+ * its ledger line; the next attempt uses a fresh idempotency key, because Stripe replays a saved error.
+ */
+export async function captureQuestionPayment(
+  deps: QuestionDeps,
+  questionId: number,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const { db, now } = deps;
+  const question = await getQuestionRow(db, questionId);
+  if (
+    question?.status !== "answered" ||
+    !question.paymentIntentId ||
+    !["authorized", "capture_failed"].includes(question.paymentState)
+  ) {
+    return { ok: false, message: "There is no payment to capture for this question." };
+  }
+  const line = await getLedgerLine(db, { questionId });
+  const retryStamp = line?.lastError ? (line.updatedAt?.getTime() ?? null) : null;
+  let outcome: Awaited<ReturnType<typeof capturePayment>>;
+  if (!deps.stripe) {
+    outcome = { ok: false, error: "Stripe is not configured.", code: null };
+  } else {
+    try {
+      outcome = await capturePayment(deps.stripe, {
+        subject: subjectOf(questionId),
+        paymentIntentId: question.paymentIntentId,
+        retryStamp,
+      });
+    } catch (error) {
+      outcome = { ok: false, error: `Stripe could not be reached: ${String(error)}`, code: null };
+    }
+  }
+  if (outcome.ok) {
+    await db.batch(capturedStatements(db, questionId, now) as [ReturnType<typeof capturedStatements>[0]]);
+    return { ok: true };
+  }
+  console.error(
+    JSON.stringify({ level: "error", message: "capture failed", questionId, error: outcome.error }),
+  );
+  await db.batch([
+    db
+      .update(questions)
+      .set({ paymentState: "capture_failed" })
+      .where(and(eq(questions.id, questionId), eq(questions.paymentState, "authorized"))),
+    ledgerUpdateStatement(
+      db,
+      { questionId },
+      { lastError: `Capture failed: ${outcome.error}` },
+      { now, from: ["pending", "authorized"] },
+    ),
+  ]);
+  return { ok: false, message: outcome.error };
+}
+
+export type DeclineResult = { ok: true; payment: PaymentOutcome } | Refusal;
+
+/**
+ * Declines a question: it is `rejected`, the asker is told, and they are never charged (the card
+ * authorisation is cancelled; a subscriber gets the day's question back).
+ */
+export async function declineQuestion(
+  deps: QuestionDeps,
+  input: { actor: Actor; questionId: number },
+): Promise<DeclineResult> {
+  const { db, now } = deps;
+  const question = await getQuestionRow(db, input.questionId);
+  const refusal = refusalFor(question, input.actor, now);
+  if (refusal || !question) return refusal!;
+  const expertName = await expertNameOf(db, question.expertId);
+  const restoresAllowance = question.paymentState === "subscription";
+  const [updated] = await db.batch([
+    db
+      .update(questions)
+      .set({ status: "rejected", declinedAt: now, subscriptionDay: null })
+      .where(and(eq(questions.id, question.id), inArray(questions.status, [...OPEN_QUESTION_STATUSES])))
+      .returning({ id: questions.id }),
+    ...(question.paymentState === "authorized"
+      ? []
+      : [
+          ledgerUpdateStatement(
+            db,
+            { questionId: question.id },
+            { status: "cancelled" },
+            { now, from: ["pending", "authorized"] },
+          ),
+        ]),
+    ...(question.userId === null
+      ? []
+      : notificationStatements(db, {
+          userId: question.userId,
+          kind: "question_declined",
+          title: "Your question was declined",
+          body: restoresAllowance
+            ? `${expertName} declined your question. Today's question is yours to ask again.`
+            : `${expertName} declined your question. You were not charged.`,
+          link: `/questions/${question.id}`,
+          dedupeKey: `question_declined:question:${question.id}`,
+        })),
+  ]);
+  if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
+  if (question.paymentState !== "authorized") return { ok: true, payment: "none" };
+  const cancelled = await cancelQuestionAuthorization(deps, question.id);
+  return { ok: true, payment: cancelled.ok ? "cancelled" : "cancel_failed" };
+}
+
+/**
+ * Releases the card authorisation of a question that will not be answered (declined, or expired by
+ * the scheduled task). A refusal is recorded on the ledger line for a retry; the hold also lapses on
+ * its own at Stripe, so the client is never charged either way.
+ */
+export async function cancelQuestionAuthorization(
+  deps: QuestionDeps,
+  questionId: number,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const { db, now } = deps;
+  const question = await getQuestionRow(db, questionId);
+  if (
+    !question?.paymentIntentId ||
+    question.paymentState !== "authorized" ||
+    !["rejected", "expired"].includes(question.status)
+  ) {
+    return { ok: false, message: "There is no authorisation to cancel for this question." };
+  }
+  const line = await getLedgerLine(db, { questionId });
+  const retryStamp = line?.lastError ? (line.updatedAt?.getTime() ?? null) : null;
+  let outcome: Awaited<ReturnType<typeof cancelPayment>>;
+  if (!deps.stripe) {
+    outcome = { ok: false, error: "Stripe is not configured.", code: null };
+  } else {
+    try {
+      outcome = await cancelPayment(deps.stripe, {
+        subject: subjectOf(questionId),
+        paymentIntentId: question.paymentIntentId,
+        reason: "abandoned",
+        retryStamp,
+      });
+    } catch (error) {
+      outcome = { ok: false, error: `Stripe could not be reached: ${String(error)}`, code: null };
+    }
+  }
+  if (outcome.ok) {
+    await db.batch([
+      db
+        .update(questions)
+        .set({ paymentState: "cancelled" })
+        .where(and(eq(questions.id, questionId), eq(questions.paymentState, "authorized"))),
+      ledgerUpdateStatement(
+        db,
+        { questionId },
+        { status: "cancelled", lastError: null },
+        { now, from: ["pending", "authorized"] },
+      ),
+    ]);
+    return { ok: true };
+  }
+  console.error(
+    JSON.stringify({ level: "error", message: "cancel failed", questionId, error: outcome.error }),
+  );
+  await ledgerUpdateStatement(
+    db,
+    { questionId },
+    { lastError: `Cancel failed: ${outcome.error}` },
+    { now, from: ["pending", "authorized"] },
+  );
+  return { ok: false, message: outcome.error };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+const listColumns = {
+  id: questions.id,
+  name: questions.name,
+  question: questions.question,
+  answer: questions.answer,
+  status: questions.status,
+  createdAt: questions.createdAt,
+  answeredAt: questions.answeredAt,
+  deadlineAt: questions.deadlineAt,
+  hasAudio: sql<boolean>`${questions.audioResponse} is not null`.mapWith(Boolean),
+  requestAudioResponse: questions.requestAudioResponse,
+  paymentState: questions.paymentState,
+  amount: questions.amount,
+  /** What the expert earns: the ledger line's amount (a subscriber's question pays the expert's rate). */
+  fee: sql<number>`coalesce(${payments.amount}, ${questions.amount})`.mapWith(Number),
+  expertId: questions.expertId,
+  userId: questions.userId,
+};
+
+export type QuestionListItem = {
+  id: number;
+  name: string | null;
+  question: string;
+  answer: string | null;
+  status: QuestionStatus;
+  createdAt: Date;
+  answeredAt: Date | null;
+  deadlineAt: Date | null;
+  hasAudio: boolean;
+  requestAudioResponse: boolean;
+  paymentState: string;
+  amount: number;
+  fee: number;
+  expertId: number | null;
+  userId: number | null;
+};
+
+/** The expert's questions, newest first: never the unpaid ones. */
+export async function listQuestionsForExpert(db: Database, expertId: number, { limit = 500 } = {}) {
+  const rows = await db
+    .select(listColumns)
+    .from(questions)
+    .leftJoin(payments, eq(payments.questionId, questions.id))
+    .where(and(eq(questions.expertId, expertId), sql`${questions.status} <> 'awaiting_payment'`))
+    .orderBy(desc(questions.createdAt), desc(questions.id))
+    .limit(limit);
+  return rows as QuestionListItem[];
+}
+
+export const ADMIN_PAGE_SIZE = 50;
+
+/** Every question (admins see all), filtered all / pending (open) / answered, newest first. */
+export async function listQuestionsForAdmin(
+  db: Database,
+  { filter, page }: { filter: AdminFilter; page: number },
+) {
+  const where =
+    filter === "pending"
+      ? inArray(questions.status, [...OPEN_QUESTION_STATUSES])
+      : filter === "answered"
+        ? eq(questions.status, "answered")
+        : undefined;
+  const rows = await db
+    .select({ ...listColumns, expertName: personName })
+    .from(questions)
+    .leftJoin(payments, eq(payments.questionId, questions.id))
+    .leftJoin(experts, eq(experts.id, questions.expertId))
+    .leftJoin(users, eq(users.id, experts.userId))
+    .where(where)
+    .orderBy(desc(questions.createdAt), desc(questions.id))
+    .limit(ADMIN_PAGE_SIZE + 1)
+    .offset((page - 1) * ADMIN_PAGE_SIZE);
+  return {
+    questions: rows.slice(0, ADMIN_PAGE_SIZE) as (QuestionListItem & { expertName: string | null })[],
+    hasMore: rows.length > ADMIN_PAGE_SIZE,
+  };
+}
+
+/** Answered questions whose charge Stripe refused: shown to admins with the reason, to retry. */
+export async function listCaptureFailures(db: Database) {
+  return db
+    .select({
+      id: questions.id,
+      amount: questions.amount,
+      answeredAt: questions.answeredAt,
+      lastError: payments.lastError,
+      updatedAt: payments.updatedAt,
+    })
+    .from(questions)
+    .leftJoin(payments, eq(payments.questionId, questions.id))
+    .where(and(eq(questions.status, "answered"), eq(questions.paymentState, "capture_failed")))
+    .orderBy(desc(questions.answeredAt))
+    .limit(50);
+}
+
+/** Answered questions still to be charged: refused captures, and captures interrupted before they ran. */
+export async function listQuestionsAwaitingCapture(db: Database, { limit = 25 } = {}) {
+  return db
+    .select({ id: questions.id })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.status, "answered"),
+        inArray(questions.paymentState, ["authorized", "capture_failed"]),
+        isNotNull(questions.paymentIntentId),
+      ),
+    )
+    .orderBy(questions.answeredAt)
+    .limit(limit);
+}
+
+/** A question as its asker, its expert or an admin sees it; null for anyone else. */
+export async function getQuestionForViewer(db: Database, questionId: number, viewer: Actor) {
+  const [row] = await db
+    .select({
+      ...listColumns,
+      expertName: personName,
+      expertTitle: experts.title,
+      currency: questions.currency,
+    })
+    .from(questions)
+    .leftJoin(payments, eq(payments.questionId, questions.id))
+    .leftJoin(experts, eq(experts.id, questions.expertId))
+    .leftJoin(users, eq(users.id, experts.userId))
+    .where(eq(questions.id, questionId))
+    .limit(1);
+  if (!row || !canViewQuestion(row, viewer)) return null;
+  const manages = canManageQuestion(row, viewer);
+  return {
+    ...(row as QuestionListItem & { expertName: string | null; expertTitle: string | null }),
+    // A draft is the expert's until it is sent.
+    answer: row.status === "answered" || manages ? row.answer : null,
+    viewerIsAsker: row.userId === viewer.userId,
+    viewerManages: manages,
+    amountText: formatCents(row.amount),
+  };
+}
+
+/** The R2 key of a question's recorded answer, if `viewer` may hear it (asker, its expert, admins). */
+export async function getAudioKeyForViewer(db: Database, questionId: number, viewer: Actor) {
+  const [row] = await db
+    .select({
+      audio: questions.audioResponse,
+      expertId: questions.expertId,
+      userId: questions.userId,
+      status: questions.status,
+    })
+    .from(questions)
+    .where(eq(questions.id, questionId))
+    .limit(1);
+  if (!row?.audio || !canViewQuestion(row, viewer)) return null;
+  return row.audio;
+}
+
+/** The asker's own questions, newest first (the /test-audio "My Questions" list). */
+export async function listQuestionsForAsker(db: Database, userId: number, { limit = 50 } = {}) {
+  const rows = await db
+    .select(listColumns)
+    .from(questions)
+    .leftJoin(payments, eq(payments.questionId, questions.id))
+    .where(eq(questions.userId, userId))
+    .orderBy(desc(questions.createdAt), desc(questions.id))
+    .limit(limit);
+  return (rows as QuestionListItem[]).map((row) => ({
+    ...row,
+    answer: row.status === "answered" ? row.answer : null,
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request plumbing
+
+/** The acting person as the question rules see them. */
+export function actorOf(user: SessionUser): Actor {
+  return { userId: user.id, expertId: user.expertProfile?.id ?? null, isAdmin: isAdminUser(user) };
+}
+
+/** The question functions' dependencies for a request: the primary database, Stripe, the clock. */
+export function questionDeps(context: Pick<AppLoadContext, "primaryDb" | "config" | "now">): QuestionDeps {
+  return { db: context.primaryDb, stripe: getOptionalStripe(context), now: new Date(context.now()) };
+}
+
+/** Whether `actor` may answer or decline the question now (checked before an upload is stored). */
+export async function checkCanManage(db: Database, questionId: number, actor: Actor, now: Date) {
+  return refusalFor(await getQuestionRow(db, questionId), actor, now);
+}
+
+/** Experts a question can be sent to, by name (the /test-audio expert select). */
+export async function listExpertsToAsk(db: Database, { limit = 200 } = {}) {
+  return db
+    .select({ id: experts.id, name: personName })
+    .from(experts)
+    .innerJoin(users, eq(users.id, experts.userId))
+    .where(and(isNull(experts.deletedAt), isNull(users.deletedAt)))
+    .orderBy(personName)
+    .limit(limit);
+}
+
+/** The expert profile of an account, by username (the demo expert is /test-audio's default). */
+export async function findExpertIdByUsername(db: Database, username: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: experts.id })
+    .from(experts)
+    .innerJoin(users, eq(users.id, experts.userId))
+    .where(and(sql`lower(${users.username}) = lower(${username})`, isNull(experts.deletedAt)))
+    .limit(1);
+  return row?.id ?? null;
+}

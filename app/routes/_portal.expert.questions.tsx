@@ -1,0 +1,166 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { requireExpert } from "~/auth/guards.server";
+import { AnswerForm, DeclineQuestion } from "~/components/questions/answer-form";
+import { QuestionAnswerView } from "~/components/questions/question-answer-view";
+import { QuestionTable } from "~/components/questions/question-table";
+import { StatusBadge } from "~/components/questions/status-badge";
+import { Button } from "~/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { formatDateTime, OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import { listQuestionsForExpert, type QuestionListItem } from "~/models/questions.server";
+import questionsStylesHref from "~/styles/questions.css";
+
+export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
+
+export const meta: MetaFunction = () => [
+  { title: "Questions | Expert Answers" },
+  { name: "robots", content: "noindex" },
+];
+
+/** SPEC.md section 9: the expert's question list refreshes every 30 seconds. */
+const REFRESH_MS = 30_000;
+
+/** The expert's question desk: only their own questions, never the unpaid ones. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const { expertId } = await requireExpert(context, request);
+  const questions: QuestionListItem[] =
+    expertId === null ? [] : await listQuestionsForExpert(context.db, expertId);
+  return { hasProfile: expertId !== null, questions };
+}
+
+type Selected = { id: number; mode: "answer" | "view" };
+
+export default function ExpertQuestions() {
+  // Single fetch keeps Dates; the loader's own return type is what arrives.
+  const { hasProfile, questions } = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof loader>>;
+  const revalidator = useRevalidator();
+  const revalidatorRef = useRef(revalidator);
+  revalidatorRef.current = revalidator;
+  const [selected, setSelected] = useState<Selected | null>(null);
+  // The dialog keeps showing the question it opened with, even if a refresh changes the list.
+  const snapshot = useRef<(typeof questions)[number] | null>(null);
+  const current = selected
+    ? (questions.find((question) => question.id === selected.id) ?? snapshot.current)
+    : null;
+  if (current) snapshot.current = current;
+
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const { state, revalidate } = revalidatorRef.current;
+      if (document.visibilityState === "visible" && state === "idle") revalidate();
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+
+  if (!hasProfile) {
+    return (
+      <div className="stack-lg">
+        <h1>Questions</h1>
+        <p className="card">
+          You are signed in as an administrator without an expert profile of your own. Answer questions from
+          the <Link to="/admin">admin area</Link>.
+        </p>
+      </div>
+    );
+  }
+
+  const pending = questions.filter((question) =>
+    (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status),
+  );
+  const answered = questions.filter((question) => question.status === "answered");
+  const action = (question: (typeof questions)[number]) =>
+    (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status) ? (
+      <Button size="sm" onClick={() => setSelected({ id: question.id, mode: "answer" })}>
+        Answer
+      </Button>
+    ) : question.status === "answered" ? (
+      <Button size="sm" variant="secondary" onClick={() => setSelected({ id: question.id, mode: "view" })}>
+        View
+      </Button>
+    ) : null;
+
+  return (
+    <div className="stack-lg questions-desk">
+      <header>
+        <h1>Questions</h1>
+        <p className="muted">
+          Answer each question within 24 hours of payment. The client's card is charged when you answer; if
+          you decline, they are not charged.
+        </p>
+      </header>
+      <Tabs defaultValue="pending">
+        <TabsList aria-label="Filter questions">
+          <TabsTrigger value="pending">{`Pending (${pending.length})`}</TabsTrigger>
+          <TabsTrigger value="answered">{`Answered (${answered.length})`}</TabsTrigger>
+          <TabsTrigger value="all">{`All (${questions.length})`}</TabsTrigger>
+        </TabsList>
+        <TabsContent value="pending">
+          <QuestionTable rows={pending} caption="Pending questions" action={action} />
+        </TabsContent>
+        <TabsContent value="answered">
+          <QuestionTable rows={answered} caption="Answered questions" action={action} />
+        </TabsContent>
+        <TabsContent value="all">
+          <QuestionTable rows={questions} caption="All questions" action={action} />
+        </TabsContent>
+      </Tabs>
+
+      <Dialog
+        open={selected !== null && current !== null}
+        onOpenChange={(open) => {
+          if (!open) setSelected(null);
+        }}
+      >
+        {current && selected ? (
+          <DialogContent wide aria-describedby={`question-${current.id}-meta`}>
+            <DialogTitle>
+              {selected.mode === "answer" ? `Answer Question #${current.id}` : `Question #${current.id}`}
+            </DialogTitle>
+            <DialogDescription id={`question-${current.id}-meta`}>
+              From {current.name ?? "a client"}, asked {formatDateTime(current.createdAt)}
+              {selected.mode === "answer" && current.deadlineAt
+                ? `; answer by ${formatDateTime(current.deadlineAt)}`
+                : ""}
+            </DialogDescription>
+            <div className="stack">
+              <div className="question-quote">
+                <p className="question-text">{current.question}</p>
+                <div className="cluster">
+                  <StatusBadge status={current.status} />
+                  {current.requestAudioResponse ? (
+                    <span className="badge">Audio response requested</span>
+                  ) : null}
+                </div>
+              </div>
+              {selected.mode === "answer" ? (
+                <>
+                  <AnswerForm
+                    key={current.id}
+                    questionId={current.id}
+                    who="expert"
+                    initialAnswer={current.answer}
+                    onAnswered={() => setSelected(null)}
+                  />
+                  <div className="dialog-footer dialog-footer--start">
+                    <DeclineQuestion questionId={current.id} onDeclined={() => setSelected(null)} />
+                  </div>
+                </>
+              ) : (
+                <QuestionAnswerView
+                  questionId={current.id}
+                  answer={current.answer}
+                  hasAudio={current.hasAudio}
+                  answeredAt={current.answeredAt}
+                  fee={current.fee}
+                />
+              )}
+            </div>
+          </DialogContent>
+        ) : null}
+      </Dialog>
+    </div>
+  );
+}

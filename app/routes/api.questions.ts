@@ -1,0 +1,45 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import {
+  askQuestion,
+  listQuestionsForAdmin,
+  listQuestionsForAsker,
+  parseExpertId,
+  questionDeps,
+} from "~/models/questions.server";
+import { isAdminUser } from "~/models/users.server";
+import { AskQuestionApiSchema } from "~/schemas/questions";
+
+const NO_STORE = { "Cache-Control": "private, no-store" };
+
+/** GET /api/questions: the caller's own questions, or every question for an admin (SPEC.md section 7). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireApiUser(context, request);
+  const questions = isAdminUser(user)
+    ? (await listQuestionsForAdmin(context.primaryDb, { filter: "all", page: 1 })).questions
+    : await listQuestionsForAsker(context.primaryDb, user.id);
+  return Response.json(questions, { headers: NO_STORE });
+}
+
+/**
+ * POST /api/questions {question, requestAudioResponse, showOnProfile, expertId?, questionId?}.
+ * Writes the question (unpaid) and its PaymentIntent and answers with the client secret the browser
+ * confirms; in test mode or for a subscriber the question is accepted at once. The price is ours.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  const user = await requireApiUser(context, request);
+  const input = await readJson(request, AskQuestionApiSchema);
+  const result = await askQuestion(questionDeps(context), {
+    asker: user,
+    expertId: parseExpertId(input.expertId ?? null),
+    ask: {
+      question: input.question,
+      requestAudioResponse: input.requestAudioResponse,
+      showOnProfile: input.showOnProfile,
+    },
+    retryQuestionId: input.questionId ?? null,
+  });
+  if (result.status === "refused") return apiError(result.httpStatus, result.message);
+  return Response.json(result, { status: result.status === "pending" ? 201 : 200, headers: NO_STORE });
+}

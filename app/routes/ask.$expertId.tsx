@@ -1,0 +1,371 @@
+import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import {
+  type ActionFunctionArgs,
+  data,
+  type LoaderFunctionArgs,
+  type MetaFunction,
+} from "@remix-run/cloudflare";
+import {
+  Form,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigate,
+  useNavigation,
+} from "@remix-run/react";
+import { useCallback, useRef, useState } from "react";
+import { getOptionalUser } from "~/auth/session.server";
+import { PaymentFields } from "~/components/payment/payment-fields";
+import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
+import { seo } from "~/components/seo";
+import { Button } from "~/components/ui/button";
+import { TextareaField } from "~/components/ui/field";
+import { Switch } from "~/components/ui/switch";
+import { toast } from "~/components/ui/toast";
+import { readForm } from "~/lib/form-data.server";
+import { formatCents } from "~/lib/money";
+import {
+  askQuestion,
+  getAskTarget,
+  getSubscriptionAllowance,
+  parseExpertId,
+  questionDeps,
+} from "~/models/questions.server";
+import { AskQuestionSchema } from "~/schemas/questions";
+import { redirectWithToast } from "~/services/flash.server";
+import questionsStylesHref from "~/styles/questions.css";
+
+export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const name = data?.expert?.name;
+  return seo(
+    name ? `Ask ${name} a Question` : "Ask a Question",
+    name
+      ? `Ask ${name} your question and get a personalized expert answer within 24 hours.`
+      : "Ask our experts your question and get a personalized answer within 24 hours.",
+  );
+};
+
+const LOGIN_TOAST = {
+  title: "Authentication Required",
+  description: "Please log in to submit a question.",
+  variant: "destructive" as const,
+};
+
+function loginPath(pathname: string) {
+  return `/auth?${new URLSearchParams({ redirectTo: pathname })}`;
+}
+
+/** /ask/{expertId} and /ask: who it goes to, what it costs, and how it will be paid. */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(context, request);
+  if (!user) throw await redirectWithToast(loginPath(new URL(request.url).pathname), LOGIN_TOAST);
+  const expertId = parseExpertId(params.expertId);
+  const now = new Date(context.now());
+  const [target, allowance] = await Promise.all([
+    getAskTarget(context.db, expertId),
+    getSubscriptionAllowance(context.primaryDb, user.id, now),
+  ]);
+  const mode = allowance ? "subscription" : context.config.paymentsTestMode ? "test" : "paid";
+  return {
+    expert: target.expert
+      ? {
+          id: target.expert.id,
+          name: target.expert.name,
+          title: target.expert.title,
+          profileImage: target.expert.profileImage,
+        }
+      : null,
+    ownProfile: target.expert !== null && target.expert.userId === user.id,
+    price: target.price,
+    mode: mode as "subscription" | "test" | "paid",
+    allowance: allowance
+      ? {
+          questionsLeftToday: allowance.questionsLeftToday,
+          nextQuestionAt: allowance.nextQuestionAt.toISOString(),
+        }
+      : null,
+    publishableKey: mode === "paid" ? (context.config.stripe.publishableKey ?? null) : null,
+  };
+}
+
+/**
+ * The form post, for what needs no card: test mode and subscribers (it also works without
+ * JavaScript). Paying questions go through /api/questions and the Payment Element instead.
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const user = await getOptionalUser(context, request);
+  if (!user) throw await redirectWithToast(loginPath(new URL(request.url).pathname), LOGIN_TOAST);
+  const submission = parseWithZod(await readForm(request), { schema: AskQuestionSchema });
+  if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
+
+  const deps = questionDeps(context);
+  const allowance = await getSubscriptionAllowance(deps.db, user.id, deps.now);
+  if (!allowance && deps.stripe) {
+    return data(
+      { result: submission.reply({ formErrors: ["Please enable JavaScript to pay for your question."] }) },
+      { status: 400 },
+    );
+  }
+  const result = await askQuestion(deps, {
+    asker: user,
+    expertId: parseExpertId(params.expertId),
+    ask: submission.value,
+  });
+  if (result.status === "refused") {
+    return data(
+      { result: submission.reply({ formErrors: [result.message] }) },
+      { status: result.httpStatus },
+    );
+  }
+  if (result.status !== "pending") throw new Error("a question without payment needs no PaymentIntent");
+  return redirectWithToast(`/thank-you?question=${result.questionId}`, {
+    title: result.paymentState === "test_mode" ? "Success! (Test Mode)" : "Success!",
+    description: "Your question was submitted.",
+  });
+}
+
+class LoginRequired extends Error {}
+
+export default function AskScreen() {
+  const { expert, ownProfile, price, mode, allowance, publishableKey } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const paymentRef = useRef<PaymentHandle>(null);
+  const [paymentReady, setPaymentReady] = useState(false);
+  const [paying, setPaying] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  // After a declined card the same question (and PaymentIntent) is paid for again.
+  const unpaidQuestionId = useRef<number | null>(null);
+  const onReadyChange = useCallback((ready: boolean) => setPaymentReady(ready), []);
+
+  const priceText = formatCents(price);
+  const testMode = mode === "test";
+  const allowanceUsed = allowance?.questionsLeftToday === 0;
+  const busy = paying || navigation.state === "submitting";
+
+  const [form, fields] = useForm({
+    id: "ask-question",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: AskQuestionSchema }),
+    onSubmit(event, { submission }) {
+      if (mode !== "paid") return; // a plain form post: test mode and subscribers
+      event.preventDefault();
+      if (submission?.status === "success") void payAndSubmit(submission.value);
+    },
+  });
+
+  async function payAndSubmit(ask: {
+    question: string;
+    requestAudioResponse: boolean;
+    showOnProfile: boolean;
+  }) {
+    const payment = paymentRef.current;
+    if (!payment || !paymentReady) {
+      toast({ title: "Error", description: PAYMENT_TEXTS.notReady, variant: "destructive" });
+      return;
+    }
+    setPaying(true);
+    let questionId: number | null = null;
+    try {
+      const outcome = await payment.pay(async () => {
+        const response = await fetch("/api/questions", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            ...ask,
+            expertId: expert?.id ?? null,
+            ...(unpaidQuestionId.current ? { questionId: unpaidQuestionId.current } : {}),
+          }),
+        });
+        if (response.status === 401) throw new LoginRequired();
+        const body = (await response.json().catch(() => ({}))) as {
+          error?: string;
+          status?: string;
+          questionId?: number;
+          clientSecret?: string;
+        };
+        if (!response.ok || !body.questionId) throw new Error(body.error ?? PAYMENT_TEXTS.initFailed);
+        questionId = body.questionId;
+        unpaidQuestionId.current = body.questionId;
+        if (!body.clientSecret) throw new Error(PAYMENT_TEXTS.initFailed);
+        return {
+          clientSecret: body.clientSecret,
+          returnUrl: `${window.location.origin}/ask/return?question=${body.questionId}`,
+        };
+      });
+      if (!outcome.ok) {
+        if (outcome.cause instanceof LoginRequired) {
+          setStatus("Redirecting to login page...");
+          toast(LOGIN_TOAST);
+          navigate(loginPath(location.pathname));
+          return;
+        }
+        const title = outcome.stage === "payment" || outcome.stage === "details" ? "Payment Failed" : "Error";
+        toast({ title, description: outcome.message, variant: "destructive" });
+        return;
+      }
+      const confirmed = await fetch(`/api/questions/${questionId}/payment`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ paymentIntentId: outcome.paymentIntentId }),
+      });
+      const body = (await confirmed.json().catch(() => ({}))) as { error?: string; redirectTo?: string };
+      if (!confirmed.ok) {
+        toast({
+          title: "Payment Failed",
+          description: body.error ?? PAYMENT_TEXTS.initFailed,
+          variant: "destructive",
+        });
+        return;
+      }
+      unpaidQuestionId.current = null;
+      toast({ title: "Success!", description: "Your question was submitted." });
+      navigate(body.redirectTo ?? "/thank-you");
+    } catch {
+      toast({
+        title: "Error",
+        description: "An error occurred while submitting your question. Please try again.",
+        variant: "destructive",
+      });
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  const submitLabel = busy ? "Submitting..." : testMode ? "Submit Question (Test Mode)" : "Submit Question";
+  const submitDisabled = busy || ownProfile || allowanceUsed || (mode === "paid" && !paymentReady);
+
+  return (
+    <div className="page ask-page stack-lg">
+      <header className="ask-header">
+        <h1>{expert ? `Ask ${expert.name} a Question` : "Ask a Question"}</h1>
+        <p className="ask-subtitle">
+          {testMode
+            ? "Test Mode: Submit questions without payment"
+            : mode === "subscription"
+              ? "Included in your subscription: get your personalized expert answer within 24 hours"
+              : `Pay ${priceText} and get your personalized expert answer within 24 hours`}
+        </p>
+        {testMode ? <span className="badge badge--warning">Test Mode Active</span> : null}
+        {status ? (
+          <p className="status-text" role="status">
+            {status}
+          </p>
+        ) : null}
+      </header>
+
+      {expert ? (
+        <section className="card expert-summary" aria-label="The expert you are asking">
+          {expert.profileImage ? (
+            <img src={expert.profileImage} alt="" className="expert-summary__image" width={64} height={64} />
+          ) : (
+            <span className="expert-summary__image expert-summary__placeholder" aria-hidden="true">
+              <svg viewBox="0 0 24 24" width="32" height="32" aria-hidden="true">
+                <circle cx="12" cy="8" r="4" fill="currentColor" />
+                <path d="M4 21c0-4.4 3.6-8 8-8s8 3.6 8 8" fill="currentColor" />
+              </svg>
+            </span>
+          )}
+          <div>
+            <p className="expert-summary__name">{expert.name || "Expert"}</p>
+            <p className="muted">{expert.title || "Expert Consultant"}</p>
+            <p className="hint">You are submitting a question to this expert.</p>
+          </div>
+        </section>
+      ) : null}
+
+      <section className="card stack" aria-labelledby="ask-form-title">
+        <div>
+          <h2 id="ask-form-title">Submit Your Question</h2>
+          <p className="muted">Ask your question and we'll get you an expert answer</p>
+        </div>
+
+        {testMode ? (
+          <div className="notice notice--warning" role="note">
+            <strong>Test Mode Active.</strong> Payments are switched off on this server: your question is
+            submitted without payment.
+          </div>
+        ) : null}
+        {ownProfile ? (
+          <p className="form-error" role="alert">
+            You can't ask yourself a question.
+          </p>
+        ) : null}
+        {allowance ? (
+          <p className={allowanceUsed ? "notice notice--warning" : "notice"} role="status">
+            {allowanceUsed
+              ? "You have used today's question included in your subscription. Your next question is available tomorrow (UTC)."
+              : "Included in your subscription: 1 question left today."}
+          </p>
+        ) : null}
+
+        <Form method="post" {...getFormProps(form)} className="stack">
+          {form.errors ? (
+            <p className="form-error" role="alert" id={form.errorId}>
+              {form.errors.join(" ")}
+            </p>
+          ) : null}
+          <TextareaField
+            label="Your Question"
+            hint="Be specific so our experts can provide the most helpful answer."
+            inputProps={{
+              ...getTextareaProps(fields.question),
+              placeholder: "Enter your detailed question here...",
+              rows: 7,
+            }}
+            errors={fields.question.errors}
+          />
+          <Switch
+            name={fields.requestAudioResponse.name}
+            label="Request Audio Response"
+            description="Ask the expert to provide an audio recording of their answer"
+          />
+          <Switch
+            name={fields.showOnProfile.name}
+            label="Show on the expert's profile"
+            description="Let the answered question appear on the expert's public profile (without your name)"
+          />
+
+          {mode === "subscription" ? null : (
+            <div className="payment-box">
+              <div className="payment-box__line">
+                <span>One-time question</span>
+                <strong>{priceText}</strong>
+              </div>
+              {testMode ? (
+                <p className="hint">No card is needed in test mode.</p>
+              ) : (
+                <PaymentFields
+                  ref={paymentRef}
+                  setup={
+                    publishableKey
+                      ? { publishableKey, amount: price, currency: "usd", captureMethod: "manual" }
+                      : null
+                  }
+                  onReadyChange={onReadyChange}
+                />
+              )}
+            </div>
+          )}
+
+          <Button type="submit" size="lg" block disabled={submitDisabled} aria-disabled={submitDisabled}>
+            {submitLabel}
+          </Button>
+          {mode === "paid" ? (
+            <p className="hint">
+              Your card is authorised now and charged only when the expert answers. If they decline or do not
+              answer within 24 hours, you are not charged.
+            </p>
+          ) : null}
+        </Form>
+      </section>
+    </div>
+  );
+}

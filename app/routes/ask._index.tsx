@@ -1,0 +1,2 @@
+// /ask without an expert: the same screen; the question costs the default price.
+export { action, default, links, loader, meta } from "./ask.$expertId";

@@ -1,0 +1,86 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData } from "@remix-run/react";
+import { requireUser } from "~/auth/guards.server";
+import { QuestionAnswerView } from "~/components/questions/question-answer-view";
+import { StatusBadge } from "~/components/questions/status-badge";
+import { seo } from "~/components/seo";
+import { buttonClass } from "~/components/ui/button";
+import { formatDateTime, paymentOutcomeText } from "~/lib/questions";
+import { actorOf, getQuestionForViewer, parseExpertId } from "~/models/questions.server";
+import questionsStylesHref from "~/styles/questions.css";
+
+export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  ...seo(
+    data?.question ? `Question #${data.question.id}` : "Question",
+    "Your question and the expert's answer.",
+  ),
+  { name: "robots", content: "noindex" },
+];
+
+/** /questions/{id}: a question, its status, what was charged, and the answer (text and audio). */
+export async function loader({ request, params, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  const questionId = parseExpertId(params.questionId);
+  const question =
+    questionId === null ? null : await getQuestionForViewer(context.primaryDb, questionId, actorOf(user));
+  // Someone else's question is simply not there.
+  if (!question) throw new Response("Not Found", { status: 404 });
+  return { question };
+}
+
+export default function QuestionScreen() {
+  const { question } = useLoaderData<typeof loader>();
+  const payment = question.viewerIsAsker
+    ? paymentOutcomeText(question.paymentState, question.amountText)
+    : null;
+  return (
+    <div className="page narrow-question stack-lg">
+      <header className="page-header">
+        <p className="eyebrow">Question #{question.id}</p>
+        <h1>{question.viewerIsAsker ? "Your question" : `Question from ${question.name ?? "a client"}`}</h1>
+        <div className="cluster">
+          <StatusBadge status={question.status} long />
+          <span className="muted">Asked {formatDateTime(question.createdAt)}</span>
+          {question.expertName ? <span className="muted">to {question.expertName}</span> : null}
+        </div>
+      </header>
+
+      <section className="card stack" aria-label="Question">
+        <p className="question-text">{question.question}</p>
+        {question.requestAudioResponse ? <p className="hint">An audio response was requested.</p> : null}
+        {payment ? <p className="notice">{payment}</p> : null}
+      </section>
+
+      {question.status === "answered" ? (
+        <section className="card stack" aria-labelledby="answer-heading">
+          <h2 id="answer-heading">The expert's answer</h2>
+          <QuestionAnswerView
+            questionId={question.id}
+            answer={question.answer}
+            hasAudio={question.hasAudio}
+            answeredAt={question.answeredAt}
+          />
+        </section>
+      ) : question.status === "rejected" ? (
+        <p className="notice notice--warning">The expert declined this question. You were not charged.</p>
+      ) : question.status === "expired" ? (
+        <p className="notice notice--warning">No answer in time: you were not charged.</p>
+      ) : (
+        <p className="notice">
+          We'll let you know as soon as the answer is ready: most arrive within 12 hours.
+        </p>
+      )}
+
+      <div className="cluster">
+        <Link to="/dashboard" className={buttonClass({ variant: "secondary" })}>
+          My Dashboard
+        </Link>
+        <Link to="/experts" className={buttonClass({ variant: "ghost" })}>
+          Browse Experts
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,290 @@
+/**
+ * Paid questions in the browser (test mode: `wrangler dev` has no Stripe key): the demo client asks
+ * the demo expert, the expert answers by text and by an uploaded audio file, and the client reads the
+ * answer and gets the audio player.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { gotoHydrated, signInAs } from "./support/pages";
+
+let run = 0;
+const uniqueQuestion = (topic: string) =>
+  `E2E ${Date.now().toString(36)}-${++run}: how should I think about ${topic} for a small studio?`;
+
+/** The demo expert's id, as /test-audio's expert select (demo mode) chooses it by default. */
+async function demoExpertId(page: Page): Promise<number> {
+  await gotoHydrated(page, "/test-audio");
+  const value = await page.locator("select[name=expertId]").inputValue();
+  expect(Number(value)).toBeGreaterThan(0);
+  return Number(value);
+}
+
+/** Asks as the signed-in client through the Ask screen and returns the question's id. */
+async function askAsClient(page: Page, expertId: number, question: string, { audio = false } = {}) {
+  await gotoHydrated(page, `/ask/${expertId}`);
+  await page.getByRole("textbox", { name: "Your Question" }).fill(question);
+  if (audio) await page.getByRole("switch", { name: "Request Audio Response" }).check();
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === "/thank-you"),
+    page.getByRole("button", { name: "Submit Question (Test Mode)" }).click(),
+  ]);
+  await expect.poll(() => page.getByText("Success! (Test Mode)").first().isVisible()).toBe(true);
+  return Number(new URL(page.url()).searchParams.get("question"));
+}
+
+/** Opens the desk's dialog for one question, as the signed-in expert. */
+async function openAnswerDialog(page: Page, question: string) {
+  await gotoHydrated(page, "/expert/questions");
+  const row = page.locator("tr", { hasText: question });
+  await row.getByRole("button", { name: "Answer" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.waitFor();
+  return dialog;
+}
+
+/** A short, valid WAV file (RIFF/WAVE header and a little silence). */
+function wavFile(): Buffer {
+  const samples = 8000;
+  const buffer = Buffer.alloc(44 + samples);
+  buffer.write("RIFF", 0, "ascii");
+  buffer.writeUInt32LE(36 + samples, 4);
+  buffer.write("WAVE", 8, "ascii");
+  buffer.write("fmt ", 12, "ascii");
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(1, 20); // PCM
+  buffer.writeUInt16LE(1, 22); // mono
+  buffer.writeUInt32LE(8000, 24);
+  buffer.writeUInt32LE(8000, 28);
+  buffer.writeUInt16LE(1, 32);
+  buffer.writeUInt16LE(8, 34);
+  buffer.write("data", 36, "ascii");
+  buffer.writeUInt32LE(samples, 40);
+  buffer.fill(128, 44);
+  return buffer;
+}
+
+describe("paid questions in the browser (test mode)", () => {
+  it("shows the Ask screen with the expert, the price and SPEC.md's test-mode texts", async () => {
+    for (const [name, viewport] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const page = await newPage(viewport);
+      await signInAs(page, "client");
+      const expertId = await demoExpertId(page);
+      await gotoHydrated(page, `/ask/${expertId}`);
+      await expect
+        .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+        .toBe("Ask Sarah Mitchell a Question");
+      expect(await page.getByText("Test Mode: Submit questions without payment").isVisible()).toBe(true);
+      expect(await page.getByText("Test Mode Active").first().isVisible()).toBe(true);
+      expect(await page.getByText("One-time question").isVisible()).toBe(true);
+      expect(await page.getByText("$15.00").first().isVisible()).toBe(true);
+
+      // The rule is checked as the client types, with SPEC.md's message.
+      await page.getByRole("textbox", { name: "Your Question" }).fill("Too short");
+      await page.getByRole("textbox", { name: "Your Question" }).blur();
+      await expect
+        .poll(() => page.getByText("Your question must be at least 10 characters long").isVisible())
+        .toBe(true);
+      await screenshot(page, `questions-ask-${name}`);
+    }
+  });
+
+  it("sends a signed-out visitor to sign in, and back to the question afterwards", async () => {
+    const page = await newPage(DESKTOP);
+    await page.goto("/ask");
+    expect(new URL(page.url()).pathname).toBe("/auth");
+    await expect
+      .poll(() => page.getByText("Please log in to submit a question.").first().isVisible())
+      .toBe(true);
+    await signInAs(page, "client", { redirectTo: "/ask" });
+    expect(new URL(page.url()).pathname).toBe("/ask");
+  });
+
+  it("asks as the demo client, answers by text as the demo expert, and shows the client the answer", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    const question = uniqueQuestion("pricing a first retainer");
+    const questionId = await askAsClient(client, expertId, question);
+    await client.getByRole("link", { name: "View your question" }).click();
+    await client.waitForURL(`**/questions/${questionId}`);
+    await expect.poll(() => client.getByText("Awaiting expert answer").isVisible()).toBe(true);
+
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    expect(await dialog.getByRole("heading", { name: `Answer Question #${questionId}` }).isVisible()).toBe(
+      true,
+    );
+    // Too short first: SPEC.md's message, nothing sent.
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill("Too short");
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect
+      .poll(() => dialog.getByText("Your answer must be at least 10 characters long").isVisible())
+      .toBe(true);
+    await screenshot(expert, "questions-desk-answer-dialog-desktop");
+
+    const answer =
+      "Price the outcome, not the hours: a three-month retainer with a fixed monthly fee works well.";
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill(answer);
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+    await expect.poll(() => expert.getByRole("dialog").count()).toBe(0);
+
+    // The answered question moves to the Answered tab, where View shows the answer and the fee.
+    await expert.getByRole("tab", { name: /^Answered/ }).click();
+    const row = expert.getByRole("tabpanel").locator("tr", { hasText: question });
+    await row.getByRole("button", { name: "View" }).click();
+    const view = expert.getByRole("dialog");
+    await expect.poll(() => view.getByText(answer).isVisible()).toBe(true);
+    expect(await view.getByText("$15.00").isVisible()).toBe(true);
+    await screenshot(expert, "questions-desk-view-desktop");
+
+    await client.reload();
+    await expect.poll(() => client.getByText(answer).isVisible()).toBe(true);
+    expect(await client.getByText("Answered").first().isVisible()).toBe(true);
+    await screenshot(client, "questions-answered-text-desktop");
+  });
+
+  it("answers by an uploaded audio file, and the client gets the audio player", async () => {
+    const client = await newPage(PHONE);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    const question = uniqueQuestion("recording a voice answer");
+    const questionId = await askAsClient(client, expertId, question, { audio: true });
+
+    const expert = await newPage(PHONE);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/questions");
+    await screenshot(expert, "questions-desk-phone");
+    const dialog = await openAnswerDialog(expert, question);
+    await dialog.getByRole("tab", { name: "Audio Response" }).click();
+    // Anything that is not audio is refused before upload, with SPEC.md's text.
+    const upload = dialog.getByLabel("Or upload an audio file");
+    await upload.setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+    await expect.poll(() => dialog.getByText("Please select an audio file.").isVisible()).toBe(true);
+    await upload.setInputFiles({ name: "answer.wav", mimeType: "audio/wav", buffer: wavFile() });
+    await expect.poll(() => dialog.getByRole("button", { name: "Play" }).isVisible()).toBe(true);
+    await screenshot(expert, "questions-desk-audio-phone");
+    await dialog.getByRole("button", { name: "Send Audio Response" }).click();
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+
+    await gotoHydrated(client, `/questions/${questionId}`);
+    const player = client.locator(`audio[src="/questions/${questionId}/audio"]`);
+    await expect.poll(() => player.count()).toBe(1);
+    const audio = await client.request.get(`/questions/${questionId}/audio`);
+    expect(audio.status()).toBe(200);
+    expect(audio.headers()["content-type"]).toBe("audio/wav");
+    expect(audio.headers()["cache-control"]).toBe("private, no-store");
+    await screenshot(client, "questions-answered-audio-phone");
+
+    // Nobody else can fetch it.
+    const stranger = await newPage(PHONE);
+    await signInAs(stranger, "subscriber");
+    expect((await stranger.request.get(`/questions/${questionId}/audio`)).status()).toBe(404);
+  });
+
+  it("refreshes the desk every 30 seconds without losing an open dialog", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    const first = uniqueQuestion("hiring a first designer");
+    await askAsClient(client, expertId, first);
+
+    const expert = await newPage(DESKTOP);
+    await expert.clock.install();
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, first);
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill("A draft typed before the refresh.");
+
+    const second = uniqueQuestion("pricing workshops");
+    await askAsClient(client, expertId, second);
+    expect(await expert.getByText(second).count()).toBe(0);
+    await expert.clock.fastForward(31_000);
+    await expect.poll(() => expert.getByText(second).count(), { timeout: 10_000 }).toBe(1);
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole("textbox", { name: "Your Answer" }).inputValue()).toBe(
+      "A draft typed before the refresh.",
+    );
+  });
+
+  it("records an audio answer in the browser: timer, stop, play, send", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    const question = uniqueQuestion("speaking to investors");
+    const questionId = await askAsClient(client, expertId, question, { audio: true });
+
+    const expert = await newPage(DESKTOP);
+    await expert.context().grantPermissions(["microphone"]);
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    await dialog.getByRole("tab", { name: "Audio Response" }).click();
+    await dialog.getByRole("button", { name: "Start recording" }).click();
+    // The timer counts minutes:seconds while recording.
+    await expect.poll(() => dialog.getByRole("timer").textContent(), { timeout: 10_000 }).toContain("00:02");
+    await screenshot(expert, "questions-recorder-recording-desktop");
+    await dialog.getByRole("button", { name: "Stop" }).click();
+    await expect.poll(() => dialog.getByRole("button", { name: "Play" }).isVisible()).toBe(true);
+    expect(await dialog.getByRole("button", { name: "Record again" }).isVisible()).toBe(true);
+    await dialog.getByRole("button", { name: "Send Audio Response" }).click();
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+
+    const audio = await client.request.get(`/questions/${questionId}/audio`);
+    expect(audio.status()).toBe(200);
+    // Chromium records WebM, and that is what is stored, whatever the file was called.
+    expect(audio.headers()["content-type"]).toBe("audio/webm");
+  });
+
+  it("shows SPEC.md's alert when the microphone is refused", async () => {
+    const expert = await newPage(DESKTOP);
+    await expert.addInitScript(() => {
+      navigator.mediaDevices.getUserMedia = () =>
+        Promise.reject(new DOMException("denied", "NotAllowedError"));
+    });
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/test-audio");
+    await expert.getByRole("button", { name: "Answer This Question" }).first().click();
+    await expert.getByRole("tab", { name: "Audio Response" }).click();
+    await expert.getByRole("button", { name: "Start recording" }).click();
+    await expect
+      .poll(() => expert.getByRole("alert").filter({ hasText: "Could not access microphone" }).textContent())
+      .toBe("Could not access microphone. Please ensure you have given permission to use your microphone.");
+  });
+
+  it("lists every question in the admin area and opens an answer form titled with its number", async () => {
+    for (const [name, viewport] of [
+      ["desktop", DESKTOP],
+      ["phone", PHONE],
+    ] as const) {
+      const page = await newPage(viewport);
+      await signInAs(page, "admin");
+      await gotoHydrated(page, "/admin?filter=pending");
+      const firstOpen = page.locator("tbody tr").first();
+      const label = await firstOpen.locator("td").first().textContent();
+      await firstOpen.getByRole("link", { name: /Answer question/ }).click();
+      await expect
+        .poll(() => page.getByRole("heading", { name: `Answer Question ${label}` }).isVisible())
+        .toBe(true);
+      await screenshot(page, `questions-admin-${name}`);
+    }
+  });
+
+  it("shows /test-audio's two views", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/test-audio");
+    await page.getByRole("button", { name: "Answer This Question" }).first().click();
+    await expect.poll(() => page.getByRole("tab", { name: "Audio Response" }).isVisible()).toBe(true);
+    await screenshot(page, "questions-test-audio-desktop");
+  });
+});

@@ -1,0 +1,355 @@
+import { describe, expect, it } from "vitest";
+import { get, postForm } from "../support/accounts";
+import {
+  getLedger,
+  getQuestion,
+  newAdmin,
+  newClient,
+  newExpert,
+  notificationsOf,
+  type Person,
+  postJson,
+} from "../support/questions";
+import { stripeFake } from "../support/stripe";
+
+const QUESTION = "Should I raise a small angel round or keep bootstrapping for another year?";
+const ANSWER = "Keep bootstrapping while revenue grows 10% a month; raise when a channel needs fuel.";
+
+type Asked = {
+  status: string;
+  questionId: number;
+  paymentIntentId: string;
+  clientSecret: string;
+  amount: number;
+};
+
+async function ask(client: Person, expertId: number, extra: Record<string, unknown> = {}): Promise<Asked> {
+  const response = await postJson(
+    "/api/questions",
+    { question: QUESTION, expertId, ...extra },
+    client.cookie,
+  );
+  expect(response.status).toBe(200);
+  return (await response.json()) as Asked;
+}
+
+const confirm = (client: Person, questionId: number, paymentIntentId: string) =>
+  postJson(`/api/questions/${questionId}/payment`, { paymentIntentId }, client.cookie);
+
+/** Asked, authorised at Stripe (the browser confirmed the card) and confirmed with the server. */
+async function paidQuestion(rate = 1500) {
+  const expert = await newExpert("paid", rate);
+  const client = await newClient();
+  const asked = await ask(client, expert.expertId);
+  await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+  expect((await confirm(client, asked.questionId, asked.paymentIntentId)).status).toBe(200);
+  return { expert, client, asked };
+}
+
+const answer = (questionId: number, cookie: string) =>
+  postForm(`/questions/${questionId}/answer`, { answer: ANSWER, status: "answered" }, { cookie });
+
+describe("asking with Stripe configured", () => {
+  it("shows the real price and the card payment box, without the test-mode texts", async () => {
+    const expert = await newExpert("price", 2500);
+    const client = await newClient();
+    const html = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
+    expect(html).toContain("Pay $25.00 and get your personalized expert answer within 24 hours");
+    expect(html).toContain("One-time question");
+    expect(html).toContain("Preparing payment form...");
+    expect(html).not.toContain("Test Mode");
+  });
+
+  it("writes the question unpaid, then a manual-capture PaymentIntent shaped as Stripe documents", async () => {
+    const expert = await newExpert("shape", 1500);
+    const client = await newClient();
+    // A price in the request is ignored: the server computes the amount.
+    const asked = await ask(client, expert.expertId, { amount: 100 });
+    expect(asked).toMatchObject({ status: "requires_payment", amount: 1500 });
+    expect(asked.clientSecret).toMatch(new RegExp(`^${asked.paymentIntentId}_secret_`));
+
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "awaiting_payment",
+      paymentState: "none",
+      paymentIntentId: asked.paymentIntentId,
+      amount: 1500,
+      paidAt: null,
+    });
+    expect(await getLedger(asked.questionId)).toMatchObject({
+      kind: "question",
+      status: "pending",
+      amount: 1500,
+      stripePaymentIntentId: asked.paymentIntentId,
+    });
+
+    const [create] = await stripeFake.requests(asked.paymentIntentId);
+    expect(create).toMatchObject({
+      method: "POST",
+      path: "/v1/payment_intents",
+      contentType: "application/x-www-form-urlencoded",
+      idempotencyKey: `question-${asked.questionId}-create`,
+      status: 200,
+      params: {
+        amount: "1500",
+        currency: "usd",
+        capture_method: "manual",
+        automatic_payment_methods: { enabled: "true" },
+        metadata: { kind: "question", questionId: String(asked.questionId), userId: String(client.userId) },
+      },
+    });
+
+    // Unpaid questions are not the expert's yet.
+    expect(await (await get("/expert/questions", expert.cookie)).text()).not.toContain(QUESTION);
+    expect(await notificationsOf(expert.userId)).toEqual([]);
+  });
+
+  it("makes the question pending with its 24-hour deadline once the browser's return shows it authorised", async () => {
+    const { expert, client, asked } = await paidQuestion();
+    const question = await getQuestion(asked.questionId);
+    expect(question).toMatchObject({ status: "pending", paymentState: "authorized" });
+    expect(question.deadlineAt!.getTime() - question.paidAt!.getTime()).toBe(24 * 60 * 60 * 1000);
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "authorized" });
+    expect(await notificationsOf(expert.userId)).toEqual([expect.objectContaining({ kind: "question_new" })]);
+    // Confirming again is harmless.
+    const again = await confirm(client, asked.questionId, asked.paymentIntentId);
+    expect(again.status).toBe(200);
+    expect((await getQuestion(asked.questionId)).paidAt).toEqual(question.paidAt);
+    expect(await notificationsOf(expert.userId)).toHaveLength(1);
+  });
+
+  it("pays for the same question again after a declined card, with the same PaymentIntent", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    await stripeFake.setStatus(asked.paymentIntentId, "requires_payment_method", {
+      message: "Your card was declined.",
+      code: "card_declined",
+    });
+    const declined = await confirm(client, asked.questionId, asked.paymentIntentId);
+    expect(declined.status).toBe(400);
+    expect(await declined.json()).toMatchObject({ error: "Your card was declined.", reason: "failed" });
+    expect((await getQuestion(asked.questionId)).status).toBe("awaiting_payment");
+    expect(await getLedger(asked.questionId)).toMatchObject({
+      status: "failed",
+      lastError: "Your card was declined.",
+    });
+
+    const retry = await ask(client, expert.expertId, { questionId: asked.questionId });
+    expect(retry).toMatchObject({ questionId: asked.questionId, paymentIntentId: asked.paymentIntentId });
+    await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    expect((await confirm(client, asked.questionId, asked.paymentIntentId)).status).toBe(200);
+    expect(await getQuestion(asked.questionId)).toMatchObject({ status: "pending" });
+    const creates = (await stripeFake.requests(asked.paymentIntentId)).filter(
+      (r) => r.path === "/v1/payment_intents",
+    );
+    expect(creates.map((r) => r.replayed)).toEqual([false, true]);
+  });
+
+  it("says SPEC.md's 'Failed to initialize payment' when Stripe cannot make the PaymentIntent", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    await stripeFake.failNextCreate(client.userId);
+    const response = await postJson(
+      "/api/questions",
+      { question: QUESTION, expertId: expert.expertId },
+      client.cookie,
+    );
+    expect(response.status).toBe(502);
+    expect(await response.json()).toMatchObject({ error: "Failed to initialize payment. Please try again." });
+    // Nothing half-made is left behind, and the next try works.
+    expect((await (await get("/api/questions", client.cookie)).json()) as unknown[]).toEqual([]);
+    expect((await ask(client, expert.expertId)).status).toBe("requires_payment");
+  });
+});
+
+describe("attacks on the payment", () => {
+  it("refuses another question's PaymentIntent", async () => {
+    const { asked: paidA } = await paidQuestion();
+    const expert = await newExpert();
+    const thief = await newClient("thief");
+    const askedB = await ask(thief, expert.expertId);
+    const response = await confirm(thief, askedB.questionId, paidA.paymentIntentId);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: "This payment does not match your question." });
+    expect(await getQuestion(askedB.questionId)).toMatchObject({
+      status: "awaiting_payment",
+      paymentIntentId: askedB.paymentIntentId,
+    });
+    expect(await getQuestion(paidA.questionId)).toMatchObject({ status: "pending" });
+  });
+
+  it("refuses an unpaid PaymentIntent (the card was never confirmed)", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    const response = await confirm(client, asked.questionId, asked.paymentIntentId);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: "Your payment has not been completed yet.",
+      reason: "not_paid",
+    });
+    expect((await getQuestion(asked.questionId)).status).toBe("awaiting_payment");
+  });
+
+  it("refuses a foreign PaymentIntent, even an authorised one", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    const foreign = await stripeFake.createForeign({ amount: 1500, status: "requires_capture" });
+    const response = await confirm(client, asked.questionId, foreign.id);
+    expect(response.status).toBe(400);
+    expect((await getQuestion(asked.questionId)).status).toBe("awaiting_payment");
+  });
+
+  it("refuses a PaymentIntent for $1 that claims to pay for the question", async () => {
+    const expert = await newExpert("rate", 1500);
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    const cheap = await stripeFake.createForeign({
+      amount: 100,
+      status: "requires_capture",
+      metadata: { kind: "question", questionId: String(asked.questionId), userId: String(client.userId) },
+    });
+    const response = await confirm(client, asked.questionId, cheap.id);
+    expect(response.status).toBe(400);
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "awaiting_payment",
+      paymentIntentId: asked.paymentIntentId,
+    });
+  });
+
+  it("does not let one client confirm another client's question", async () => {
+    const expert = await newExpert();
+    const owner = await newClient("owner");
+    const other = await newClient("other");
+    const asked = await ask(owner, expert.expertId);
+    await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    const response = await confirm(other, asked.questionId, asked.paymentIntentId);
+    expect(response.status).toBe(404);
+    expect((await getQuestion(asked.questionId)).status).toBe("awaiting_payment");
+  });
+
+  it("refuses a confirmation that is not a PaymentIntent id, and one without a session", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    expect((await confirm(client, asked.questionId, "'; drop table questions; --")).status).toBe(400);
+    expect(
+      (
+        await postJson(`/api/questions/${asked.questionId}/payment`, {
+          paymentIntentId: asked.paymentIntentId,
+        })
+      ).status,
+    ).toBe(401);
+  });
+});
+
+describe("capturing and cancelling", () => {
+  it("captures the authorised payment when the expert answers, with an idempotency key", async () => {
+    const { expert, client, asked } = await paidQuestion();
+    const response = await answer(asked.questionId, expert.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, payment: "captured" });
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "answered",
+      paymentState: "captured",
+    });
+    const line = await getLedger(asked.questionId);
+    expect(line).toMatchObject({ status: "captured", lastError: null });
+    expect(line.settledAt).toBeInstanceOf(Date);
+    expect((await stripeFake.intent(asked.paymentIntentId)).status).toBe("succeeded");
+    const capture = (await stripeFake.requests(asked.paymentIntentId)).find((r) =>
+      r.path.endsWith("/capture"),
+    );
+    expect(capture).toMatchObject({
+      method: "POST",
+      idempotencyKey: `question-${asked.questionId}-capture`,
+      status: 200,
+    });
+    // The asker sees they were charged.
+    expect(await (await get(`/questions/${asked.questionId}`, client.cookie)).text()).toContain(
+      "Your card was charged $15.00 for this answer.",
+    );
+  });
+
+  it("keeps the answer when Stripe refuses the capture, shows admins, and captures on retry", async () => {
+    const { expert, asked } = await paidQuestion();
+    await stripeFake.failNext(asked.paymentIntentId, "capture", "The charge has expired.");
+    const response = await answer(asked.questionId, expert.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, payment: "capture_failed" });
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "answered",
+      answer: ANSWER,
+      paymentState: "capture_failed",
+    });
+    expect(await getLedger(asked.questionId)).toMatchObject({
+      status: "authorized",
+      lastError: "Capture failed: The charge has expired.",
+    });
+
+    const admin = await newAdmin();
+    const adminPage = await (await get("/admin", admin.cookie)).text();
+    expect(adminPage).toContain("Payments needing attention");
+    expect(adminPage).toContain(`Question #${asked.questionId}`);
+    expect(adminPage).toContain("Capture failed: The charge has expired.");
+
+    expect(
+      (await postForm(`/questions/${asked.questionId}/capture`, {}, { cookie: expert.cookie })).status,
+    ).toBe(403);
+    const retry = await postForm(`/questions/${asked.questionId}/capture`, {}, { cookie: admin.cookie });
+    expect(retry.status).toBe(200);
+    expect(await getQuestion(asked.questionId)).toMatchObject({ paymentState: "captured" });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "captured", lastError: null });
+    // Stripe replays a saved error for a reused key, so the retry must use a new one.
+    const keys = (await stripeFake.requests(asked.paymentIntentId))
+      .filter((r) => r.path.endsWith("/capture"))
+      .map((r) => r.idempotencyKey);
+    expect(keys[0]).toBe(`question-${asked.questionId}-capture`);
+    expect(keys.at(-1)).toMatch(new RegExp(`^question-${asked.questionId}-capture-retry-\\d+$`));
+    expect(await (await get("/admin", admin.cookie)).text()).not.toContain("Payments needing attention");
+  });
+
+  it("cancels the authorisation when the expert declines: the asker is never charged", async () => {
+    const { expert, client, asked } = await paidQuestion();
+    const response = await postForm(`/questions/${asked.questionId}/decline`, {}, { cookie: expert.cookie });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, payment: "cancelled" });
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "rejected",
+      paymentState: "cancelled",
+    });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
+    const intent = await stripeFake.intent(asked.paymentIntentId);
+    expect(intent).toMatchObject({
+      status: "canceled",
+      amount_received: 0,
+      cancellation_reason: "abandoned",
+    });
+    const cancel = (await stripeFake.requests(asked.paymentIntentId)).find((r) => r.path.endsWith("/cancel"));
+    expect(cancel).toMatchObject({
+      idempotencyKey: `question-${asked.questionId}-cancel`,
+      params: { cancellation_reason: "abandoned" },
+    });
+    const notes = await notificationsOf(client.userId);
+    expect(notes.find((note) => note.kind === "question_declined")?.body).toContain("You were not charged.");
+    expect(await (await get(`/questions/${asked.questionId}`, client.cookie)).text()).toContain(
+      "The authorisation on your card was cancelled: you were not charged.",
+    );
+  });
+
+  it("keeps the refusal of a cancellation for a retry, and the question stays declined", async () => {
+    const { expert, asked } = await paidQuestion();
+    await stripeFake.failNext(asked.paymentIntentId, "cancel", "Stripe is unavailable.");
+    const response = await postForm(`/questions/${asked.questionId}/decline`, {}, { cookie: expert.cookie });
+    expect(await response.json()).toMatchObject({ ok: true, payment: "cancel_failed" });
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "rejected",
+      paymentState: "authorized",
+    });
+    expect(await getLedger(asked.questionId)).toMatchObject({
+      status: "authorized",
+      lastError: "Cancel failed: Stripe is unavailable.",
+    });
+  });
+});

@@ -1,0 +1,298 @@
+import { and, eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { emailOutbox, payments, questions } from "~/db/schema.server";
+import { db, get, postForm, postRaw } from "./support/accounts";
+import {
+  getLedger,
+  getQuestion,
+  makeSubscriber,
+  newClient,
+  newExpert,
+  notificationsOf,
+  postJson,
+  toastFrom,
+} from "./support/questions";
+
+const QUESTION = "How should I price my first consulting package for small businesses?";
+
+const countQuestions = async (userId: number) =>
+  (await db().select({ n: sql<number>`count(*)` }).from(questions).where(eq(questions.userId, userId)))[0].n;
+
+const questionIdFrom = (response: Response) =>
+  Number(new URL(response.headers.get("Location")!, "https://x").searchParams.get("question"));
+
+describe("the Ask screen (test mode: no Stripe key)", () => {
+  it("sends a signed-out visitor to /auth with SPEC.md's toast, and back to the question after signing in", async () => {
+    const expert = await newExpert();
+    const response = await get(`/ask/${expert.expertId}`);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/auth?redirectTo=%2Fask%2F${expert.expertId}`);
+    expect(toastFrom(response)).toMatchObject({
+      title: "Authentication Required",
+      description: "Please log in to submit a question.",
+      variant: "destructive",
+    });
+
+    const client = await newClient();
+    const signIn = await postForm("/auth", {
+      intent: "login",
+      username: client.username,
+      password: "client-pass-1",
+      redirectTo: `/ask/${expert.expertId}`,
+    });
+    expect(signIn.headers.get("Location")).toBe(`/ask/${expert.expertId}`);
+  });
+
+  it("shows the expert, the expert's real price and SPEC.md's test-mode texts", async () => {
+    const expert = await newExpert("pricey", 1500);
+    const client = await newClient();
+    const response = await get(`/ask/${expert.expertId}`, client.cookie);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(`Ask ${expert.username} Name a Question`);
+    expect(html).toContain("You are submitting a question to this expert.");
+    expect(html).toContain("Test Mode: Submit questions without payment");
+    expect(html).toContain("Test Mode Active");
+    expect(html).toContain("Submit Question (Test Mode)");
+    expect(html).toContain("Submit Your Question");
+    expect(html).toContain("Ask your question and we&#x27;ll get you an expert answer");
+    expect(html).toContain("Enter your detailed question here...");
+    expect(html).toContain("Be specific so our experts can provide the most helpful answer.");
+    expect(html).toContain("Request Audio Response");
+    expect(html).toContain("Ask the expert to provide an audio recording of their answer");
+    expect(html).toContain("One-time question");
+    expect(html).toContain("$15.00");
+    expect(html).not.toContain("$5.00");
+  });
+
+  it("asks without an expert for $5.00, and omits the expert card when the lookup fails", async () => {
+    const client = await newClient();
+    for (const path of ["/ask", "/ask/999999", "/ask/not-a-number"]) {
+      const response = await get(path, client.cookie);
+      expect(response.status, path).toBe(200);
+      const html = await response.text();
+      expect(html, path).toContain("Ask a Question");
+      expect(html, path).toContain("$5.00");
+      expect(html, path).not.toContain("You are submitting a question to this expert.");
+    }
+  });
+
+  it("stores the question as pending without payment, owes the expert, and tells them", async () => {
+    const expert = await newExpert("tm", 1500);
+    const client = await newClient();
+    const response = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: `  ${QUESTION}  `, requestAudioResponse: "on", showOnProfile: "on" },
+      { cookie: client.cookie },
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/thank-you\?question=\d+$/);
+    expect(toastFrom(response)).toMatchObject({ title: "Success! (Test Mode)" });
+
+    const question = await getQuestion(questionIdFrom(response));
+    expect(question).toMatchObject({
+      userId: client.userId,
+      expertId: expert.expertId,
+      question: QUESTION,
+      status: "pending",
+      paymentState: "test_mode",
+      paymentIntentId: null,
+      amount: 1500,
+      requestAudioResponse: true,
+      showOnProfile: true,
+    });
+    expect(question.deadlineAt!.getTime() - question.paidAt!.getTime()).toBe(24 * 60 * 60 * 1000);
+    expect(await getLedger(question.id)).toMatchObject({
+      kind: "question",
+      status: "authorized",
+      amount: 1500,
+      expertId: expert.expertId,
+    });
+    const [note] = await notificationsOf(expert.userId);
+    expect(note).toMatchObject({ kind: "question_new", title: "New question", link: "/expert/questions" });
+    const mails = await db().select().from(emailOutbox).where(eq(emailOutbox.notificationId, note.id));
+    expect(mails).toHaveLength(1);
+
+    const thankYou = await get(response.headers.get("Location")!, client.cookie);
+    expect(await thankYou.text()).toContain(`href="/questions/${question.id}"`);
+  });
+
+  it("refuses a question of 9 or of 20,000 characters with SPEC.md's message, storing nothing", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const short = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: "123456789" },
+      { cookie: client.cookie },
+    );
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("Your question must be at least 10 characters long");
+    const long = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: "x".repeat(20_000) },
+      { cookie: client.cookie },
+    );
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain("Your question must be at most 5,000 characters long");
+    const api = await postJson(
+      "/api/questions",
+      { question: "too short", expertId: expert.expertId },
+      client.cookie,
+    );
+    expect(api.status).toBe(400);
+    expect(await api.json()).toMatchObject({ error: "Your question must be at least 10 characters long" });
+    expect(await countQuestions(client.userId)).toBe(0);
+  });
+
+  it("answers a body that is not a form with a 400, never a 500", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const response = await postRaw(`/ask/${expert.expertId}`, '{"question":"x"}', {
+      cookie: client.cookie,
+      contentType: "application/json",
+    });
+    expect(response.status).toBe(400);
+    expect(await countQuestions(client.userId)).toBe(0);
+  });
+
+  it("shows HTML and script in a question as text, never as markup", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const hostile = `<script>alert("pwned")</script><img src=x onerror="alert(1)"> Is this safe to ask?`;
+    const response = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: hostile },
+      { cookie: client.cookie },
+    );
+    const id = questionIdFrom(response);
+    expect((await getQuestion(id)).question).toBe(hostile);
+    for (const [path, cookie] of [
+      [`/questions/${id}`, client.cookie],
+      ["/expert/questions", expert.cookie],
+    ] as const) {
+      const html = await (await get(path, cookie)).text();
+      expect(html, path).not.toContain('<script>alert("pwned")');
+      expect(html, path).not.toContain('<img src=x onerror="alert(1)">');
+      expect(html, path).toContain("&lt;script&gt;alert(");
+    }
+  });
+
+  it("does not let an expert ask themselves", async () => {
+    const expert = await newExpert();
+    const response = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: QUESTION },
+      { cookie: expert.cookie },
+    );
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("You can&#x27;t ask yourself a question.");
+    expect(await countQuestions(expert.userId)).toBe(0);
+  });
+
+  it("takes the same question as JSON at POST /api/questions, ignoring any price sent", async () => {
+    const expert = await newExpert("api", 2000);
+    const client = await newClient();
+    const response = await postJson(
+      "/api/questions",
+      { question: QUESTION, expertId: expert.expertId, amount: 1, price: 1 },
+      client.cookie,
+    );
+    expect(response.status).toBe(201);
+    const body = (await response.json()) as { status: string; questionId: number; paymentState: string };
+    expect(body).toMatchObject({ status: "pending", paymentState: "test_mode" });
+    expect((await getQuestion(body.questionId)).amount).toBe(2000);
+    expect((await postJson("/api/questions", { question: QUESTION })).status).toBe(401);
+  });
+});
+
+describe("asking as a subscriber", () => {
+  it("asks without paying and uses the day's question; the expert is still owed their rate", async () => {
+    const expert = await newExpert("sub", 1800);
+    const client = await newClient("subscriber");
+    await makeSubscriber(client.userId);
+    const page = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
+    expect(page).toContain("Included in your subscription: 1 question left today.");
+    expect(page).not.toContain("Test Mode Active");
+
+    const response = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: QUESTION },
+      { cookie: client.cookie },
+    );
+    expect(response.status).toBe(302);
+    expect(toastFrom(response)).toMatchObject({ title: "Success!" });
+    const question = await getQuestion(questionIdFrom(response));
+    expect(question).toMatchObject({
+      status: "pending",
+      paymentState: "subscription",
+      amount: 0,
+      subscriptionDay: new Date().toISOString().slice(0, 10),
+    });
+    expect(await getLedger(question.id)).toMatchObject({
+      kind: "subscription_question",
+      status: "authorized",
+      amount: 1800,
+    });
+  });
+
+  it("refuses a second question the same day with a clear message", async () => {
+    const expert = await newExpert();
+    const client = await newClient("subscriber");
+    await makeSubscriber(client.userId);
+    await postForm(`/ask/${expert.expertId}`, { question: QUESTION }, { cookie: client.cookie });
+    const second = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: `${QUESTION} Again.` },
+      { cookie: client.cookie },
+    );
+    expect(second.status).toBe(409);
+    expect(await second.text()).toContain("Your next question is available tomorrow (UTC).");
+    const page = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
+    expect(page).toContain("You have used today&#x27;s question");
+    expect(await countQuestions(client.userId)).toBe(1);
+  });
+
+  it("lets exactly one of two questions sent at the same instant through", async () => {
+    const expert = await newExpert();
+    const client = await newClient("subscriber");
+    await makeSubscriber(client.userId);
+    const responses = await Promise.all(
+      [1, 2].map((n) =>
+        postForm(`/ask/${expert.expertId}`, { question: `${QUESTION} (${n})` }, { cookie: client.cookie }),
+      ),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([302, 409]);
+    const rows = await db().select().from(questions).where(eq(questions.userId, client.userId));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe("pending");
+    const lines = await db()
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, client.userId)));
+    expect(lines).toHaveLength(1);
+  });
+
+  it("treats a subscription past its end date like no subscription", async () => {
+    const expert = await newExpert();
+    const client = await newClient("lapsed");
+    await makeSubscriber(client.userId, { endsInDays: -1 });
+    const response = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: QUESTION },
+      { cookie: client.cookie },
+    );
+    expect((await getQuestion(questionIdFrom(response))).paymentState).toBe("test_mode");
+  });
+});
+
+describe("/checkout/{type}/{expertId}", () => {
+  it("sends questions to the Ask screen and sessions to booking; anything else is a 404", async () => {
+    expect((await get("/checkout/question/12")).headers.get("Location")).toBe("/ask/12");
+    expect((await get("/checkout/session/12")).headers.get("Location")).toBe("/book/12");
+    for (const path of ["/checkout/subscription/12", "/checkout/toString/12", "/checkout/constructor/1"]) {
+      const response = await get(path);
+      expect(response.status, path).toBe(404);
+      expect(await response.text(), path).toContain("404 Page Not Found");
+    }
+  });
+});

@@ -1,0 +1,178 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { BASE, get } from "./support/accounts";
+import {
+  getQuestion,
+  getWith,
+  newAdmin,
+  newClient,
+  newExpert,
+  PNG_BYTES,
+  pendingQuestion,
+  postMultipart,
+  WEBM_BYTES,
+} from "./support/questions";
+
+/** An answer form with a file, as the recorder sends it (Chrome records WebM but we name it audio.mp3). */
+function audioForm(
+  bytes: Uint8Array<ArrayBuffer>,
+  { name = "audio.mp3", type = "audio/mpeg", answer = "" } = {},
+) {
+  const form = new FormData();
+  form.set("status", "answered");
+  if (answer) form.set("answer", answer);
+  form.set("audio", new File([bytes], name, { type }));
+  return form;
+}
+
+const storedAudio = async (questionId: number) =>
+  (await env.MEDIA.list({ prefix: `audio/questions/${questionId}/` })).objects;
+
+async function answeredWithAudio() {
+  const expert = await newExpert();
+  const client = await newClient();
+  const question = await pendingQuestion(client.userId, expert.expertId, { requestAudioResponse: true });
+  const response = await postMultipart(
+    `/questions/${question.id}/answer`,
+    audioForm(WEBM_BYTES),
+    expert.cookie,
+  );
+  expect(response.status).toBe(200);
+  return { expert, client, question };
+}
+
+describe("audio answers", () => {
+  it("stores an uploaded recording in R2 with its true type, whatever it is called", async () => {
+    const { question } = await answeredWithAudio();
+    const stored = await getQuestion(question.id);
+    expect(stored).toMatchObject({ status: "answered", audioContentType: "audio/webm", answer: null });
+    expect(stored.audioResponse).toMatch(new RegExp(`^audio/questions/${question.id}/[0-9a-f-]+\\.webm$`));
+    const object = await env.MEDIA.get(stored.audioResponse!);
+    expect(object?.httpMetadata?.contentType).toBe("audio/webm");
+    expect(new Uint8Array(await object!.arrayBuffer())).toEqual(WEBM_BYTES);
+  });
+
+  it("refuses an image renamed .mp3 with SPEC.md's message, storing nothing", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const response = await postMultipart(
+      `/questions/${question.id}/answer`,
+      audioForm(PNG_BYTES),
+      expert.cookie,
+    );
+    expect(response.status).toBe(415);
+    expect(await response.json()).toMatchObject({ ok: false, message: "Please select an audio file." });
+    expect(await storedAudio(question.id)).toEqual([]);
+    expect((await getQuestion(question.id)).status).toBe("pending");
+  });
+
+  it("refuses a 100 MB upload by its declared length, before reading it", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const size = 100 * 1024 * 1024;
+    // A body that declares 100 MB but is never written: the Worker must answer without reading it.
+    const { readable } = new FixedLengthStream(size);
+    const response = await SELF.fetch(`${BASE}/questions/${question.id}/answer`, {
+      method: "POST",
+      headers: {
+        Origin: BASE,
+        Cookie: expert.cookie,
+        "Content-Type": "multipart/form-data; boundary=----x",
+        "Content-Length": String(size),
+      },
+      body: readable,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ message: "The file is too large (at most 25 MB)." });
+    expect((await getQuestion(question.id)).status).toBe("pending");
+  });
+
+  it("cuts off an upload of undeclared length once it passes the limit", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const chunk = new Uint8Array(1024 * 1024);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 40) return controller.close();
+        sent += 1;
+        controller.enqueue(chunk);
+      },
+    });
+    const response = await SELF.fetch(`${BASE}/questions/${question.id}/answer`, {
+      method: "POST",
+      headers: { Origin: BASE, Cookie: expert.cookie, "Content-Type": "multipart/form-data; boundary=----x" },
+      body,
+    });
+    expect(response.status).toBe(413);
+    expect(sent).toBeLessThan(40);
+    expect(await storedAudio(question.id)).toEqual([]);
+  });
+
+  it("keeps no file when the answer is refused (another expert's question)", async () => {
+    const expert = await newExpert();
+    const intruder = await newExpert("intruder");
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const response = await postMultipart(
+      `/questions/${question.id}/answer`,
+      audioForm(WEBM_BYTES),
+      intruder.cookie,
+    );
+    expect(response.status).toBe(404);
+    expect(await storedAudio(question.id)).toEqual([]);
+  });
+});
+
+describe("playing an audio answer (/questions/{id}/audio)", () => {
+  it("streams it to the asker with Range support and no caching", async () => {
+    const { client, question } = await answeredWithAudio();
+    const whole = await getWith(`/questions/${question.id}/audio`, client.cookie);
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("Content-Type")).toBe("audio/webm");
+    expect(whole.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(whole.headers.get("Accept-Ranges")).toBe("bytes");
+    expect(new Uint8Array(await whole.arrayBuffer())).toEqual(WEBM_BYTES);
+
+    const part = await getWith(`/questions/${question.id}/audio`, client.cookie, { Range: "bytes=4-7" });
+    expect(part.status).toBe(206);
+    expect(part.headers.get("Content-Range")).toBe(`bytes 4-7/${WEBM_BYTES.length}`);
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(WEBM_BYTES.slice(4, 8));
+  });
+
+  it("plays it for the answering expert and admins, and is a 404 for everyone else", async () => {
+    const { expert, question } = await answeredWithAudio();
+    const admin = await newAdmin();
+    for (const person of [expert, admin]) {
+      const response = await getWith(`/questions/${question.id}/audio`, person.cookie);
+      expect(response.status, person.username).toBe(200);
+      await response.body?.cancel();
+    }
+    const stranger = await newClient("stranger");
+    const otherExpert = await newExpert("other");
+    for (const cookie of [stranger.cookie, otherExpert.cookie, ""]) {
+      const response = await getWith(`/questions/${question.id}/audio`, cookie);
+      expect(response.status).toBe(404);
+      expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+      await response.body?.cancel();
+    }
+  });
+
+  it("is a 404 for a question without a recorded answer or an id that is not one", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    expect((await get(`/questions/${question.id}/audio`, client.cookie)).status).toBe(404);
+    expect((await get("/questions/abc/audio", client.cookie)).status).toBe(404);
+  });
+
+  it("shows the asker the answer's audio player", async () => {
+    const { client, question } = await answeredWithAudio();
+    const html = await (await get(`/questions/${question.id}`, client.cookie)).text();
+    expect(html).toContain(`src="/questions/${question.id}/audio"`);
+    expect(html).toContain("Audio response");
+  });
+});

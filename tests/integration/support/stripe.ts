@@ -1,0 +1,101 @@
+/**
+ * The test side of the Stripe fake (tests/integration/support/stripe-fake.ts): these fetches leave
+ * the Worker's isolate and land in the fake through Miniflare's outboundService, like the app's own
+ * calls to Stripe. Webhook events are signed with the `stripe` library, as Stripe signs them.
+ */
+import { env, SELF } from "cloudflare:test";
+import Stripe from "stripe";
+import { BASE } from "./accounts";
+
+const FAKE = "http://stripe.fake";
+
+export type FakeIntent = Stripe.PaymentIntent;
+
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  params: Record<string, unknown>;
+  idempotencyKey: string | null;
+  stripeVersion: string | null;
+  contentType: string | null;
+  status: number;
+  objects: string[];
+  replayed: boolean;
+};
+
+async function control<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${FAKE}/__control${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`fake Stripe ${path}: ${response.status} ${await response.text()}`);
+  return response.json() as Promise<T>;
+}
+
+export const stripeFake = {
+  /** The PaymentIntent as Stripe holds it now. */
+  intent: (id: string) => control<FakeIntent>(`/payment_intents/${id}`),
+  /** What the browser's confirmation does: authorise (requires_capture), decline (with an error)... */
+  setStatus: (id: string, status: FakeIntent["status"], error?: { message: string; code?: string }) =>
+    control<FakeIntent>(`/payment_intents/${id}/status`, { status, error }),
+  /** A PaymentIntent made outside the app (another integration, a forger's $1...). */
+  createForeign: (input: {
+    amount: number;
+    metadata?: Record<string, string>;
+    status?: FakeIntent["status"];
+    capture_method?: "manual" | "automatic";
+  }) => control<FakeIntent>("/payment_intents", input),
+  /** The next capture/cancel/refund of this PaymentIntent is refused. */
+  failNext: (id: string, operation: "capture" | "cancel" | "refund", message = "Your card was declined.") =>
+    control<{ ok: true }>(`/payment_intents/${id}/fail-next`, { operation, message }),
+  /** The next PaymentIntent created for this user (metadata.userId) fails with a 500, as Stripe sometimes does. */
+  failNextCreate: (userId: number) => control<{ ok: true }>("/fail-create", { userId: String(userId) }),
+  /** The API requests that concerned an object (its creation, captures, refunds...). */
+  requests: (objectId: string) =>
+    control<RecordedRequest[]>(`/requests?object=${encodeURIComponent(objectId)}`),
+};
+
+let eventCounter = 0;
+
+/** A Stripe event (as the API delivers it) about `object`. */
+export function stripeEvent(type: string, object: unknown): Record<string, unknown> {
+  eventCounter += 1;
+  return {
+    id: `evt_test_${Date.now().toString(36)}_${eventCounter}`,
+    object: "event",
+    api_version: Stripe.API_VERSION,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+  };
+}
+
+/** POSTs an event to /webhooks/stripe signed with `secret` (the configured one by default). */
+export async function sendWebhook(
+  event: Record<string, unknown>,
+  {
+    secret = env.STRIPE_WEBHOOK_SECRET as string,
+    signatureFor,
+  }: { secret?: string; signatureFor?: string } = {},
+) {
+  const payload = JSON.stringify(event);
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload: signatureFor ?? payload,
+    secret,
+    cryptoProvider: Stripe.createSubtleCryptoProvider(),
+  });
+  return postWebhook(payload, signature);
+}
+
+/** A webhook request as anyone could send it (no or a made-up signature). */
+export function postWebhook(payload: string, signature: string | null) {
+  return SELF.fetch(`${BASE}/webhooks/stripe`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(signature ? { "Stripe-Signature": signature } : {}) },
+    body: payload,
+  });
+}
