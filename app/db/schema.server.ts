@@ -186,6 +186,8 @@ export const experts = sqliteTable(
     index("experts_category_idx").on(t.categoryId),
     index("experts_top_idx").on(t.isTopExpert, t.id),
     index("experts_question_rate_idx").on(t.questionRate),
+    /** Browse's default "recommended" order (top, then verified, then oldest), walked without a sort. */
+    index("experts_recommended_idx").on(sql`${t.isTopExpert} desc`, sql`${t.isVerified} desc`, t.id),
     check("experts_question_rate_check", sql`${t.questionRate} >= 500`),
     check("experts_session_price_check", sql`${t.sessionPrice} >= 0`),
   ],
