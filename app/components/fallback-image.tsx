@@ -1,0 +1,31 @@
+import { type ImgHTMLAttributes, type ReactNode, useEffect, useRef, useState } from "react";
+
+/**
+ * An <img> that shows `fallback` instead when there is no source or the image fails to load,
+ * including failures that happened before React hydrated (the error event is long gone by then).
+ */
+export function FallbackImage({
+  src,
+  fallback,
+  ...props
+}: Omit<ImgHTMLAttributes<HTMLImageElement>, "src"> & {
+  src: string | null | undefined;
+  fallback: ReactNode;
+}) {
+  const [failed, setFailed] = useState(false);
+  const ref = useRef<HTMLImageElement>(null);
+
+  useEffect(() => {
+    const image = ref.current;
+    if (image?.complete && image.naturalWidth === 0) setFailed(true);
+  }, []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new source deserves a new attempt
+  useEffect(() => {
+    setFailed(false);
+  }, [src]);
+
+  if (!src || failed) return <>{fallback}</>;
+  // biome-ignore lint/a11y/useAltText: alt comes from props (callers pass "" for decorative images)
+  return <img ref={ref} src={src} onError={() => setFailed(true)} {...props} />;
+}
