@@ -46,21 +46,33 @@ function BookingRow({ booking, actions }: { booking: ClientBookingView; actions?
   const local = hydrated ? formatLocalDateTime(booking.startsAt) : null;
   return (
     <tr className="booking-row" data-status={booking.status}>
-      <td data-label="Date">{formatCalendarDate(booking.date)}</td>
+      <td data-label="Date">
+        <div>{formatCalendarDate(booking.date)}</div>
+      </td>
       <td data-label="Time">
-        {`${formatClockTime(booking.startTime)} – ${formatClockTime(booking.endTime)} `}
-        <span className="muted">{zone}</span>
-        {local ? <span className="booking-row__local muted">Your time: {local}</span> : null}
+        <div>
+          {`${formatClockTime(booking.startTime)} – ${formatClockTime(booking.endTime)} `}
+          <span className="muted">{zone}</span>
+          {local ? <span className="booking-row__local muted">Your time: {local}</span> : null}
+        </div>
       </td>
       <td data-label="Expert">
-        <Link to={expertProfilePath(booking.expert)}>{booking.expert.name}</Link>
+        <div>
+          <Link to={expertProfilePath(booking.expert)}>{booking.expert.name}</Link>
+        </div>
       </td>
       <td data-label="Status">
-        <span className={`status-badge status-badge--booking-${booking.status}`}>
-          {BOOKING_STATUS_LABELS[booking.status]}
-        </span>
+        <div>
+          <span className={`status-badge status-badge--booking-${booking.status}`}>
+            {BOOKING_STATUS_LABELS[booking.status]}
+          </span>
+        </div>
       </td>
-      {actions !== undefined ? <td data-label="Actions">{actions}</td> : null}
+      {actions !== undefined ? (
+        <td data-label="Actions">
+          <div>{actions}</div>
+        </td>
+      ) : null}
     </tr>
   );
 }

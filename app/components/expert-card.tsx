@@ -78,8 +78,13 @@ export function ExpertCard({ expert, headingLevel = 3 }: { expert: ExpertCardDat
         <p className="expert-card__price">
           <strong>{formatCents(expert.questionRate)}</strong> <span>per question</span>
         </p>
-        <Link to={path} className={buttonClass({ size: "sm" })} prefetch="intent">
-          View Profile<span className="visually-hidden">: {expert.name}</span>
+        <Link
+          to={path}
+          className={buttonClass({ size: "sm" })}
+          prefetch="intent"
+          aria-label={`View Profile: ${expert.name}`}
+        >
+          View Profile
         </Link>
       </div>
     </article>

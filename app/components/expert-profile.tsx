@@ -164,7 +164,7 @@ export function ExpertProfile({ view }: { view: ProfileViewData }) {
             <div>
               <dt>Rating</dt>
               <dd>
-                <StarRating rating={expert.rating} reviewCount={expert.reviewCount} />
+                <StarRating rating={expert.rating} reviewCount={expert.reviewCount} countStyle="long" />
               </dd>
             </div>
             <div>

@@ -12,20 +12,16 @@ export function FallbackImage({
   src: string | null | undefined;
   fallback: ReactNode;
 }) {
-  const [failed, setFailed] = useState(false);
+  const [failed, setFailed] = useState<string | null>(null);
   const ref = useRef<HTMLImageElement>(null);
 
   useEffect(() => {
     const image = ref.current;
-    if (image?.complete && image.naturalWidth === 0) setFailed(true);
-  }, []);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new source deserves a new attempt
-  useEffect(() => {
-    setFailed(false);
+    if (src && image?.complete && image.naturalWidth === 0) setFailed(src);
   }, [src]);
 
-  if (!src || failed) return <>{fallback}</>;
+  // Remembering which source failed means a new source gets a fresh attempt.
+  if (!src || failed === src) return <>{fallback}</>;
   // biome-ignore lint/a11y/useAltText: alt comes from props (callers pass "" for decorative images)
-  return <img ref={ref} src={src} onError={() => setFailed(true)} {...props} />;
+  return <img ref={ref} src={src} onError={() => setFailed(src)} {...props} />;
 }

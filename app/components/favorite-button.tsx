@@ -1,4 +1,4 @@
-import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { type ClientActionFunctionArgs, Link, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { cx } from "~/components/ui/cx";
 import { toast } from "~/components/ui/toast";
@@ -8,6 +8,23 @@ export const LOGIN_NOTICE_MS = 3000;
 export const LOGIN_NOTICE_TEXT = "Login required, please login to favorite experts";
 
 type FavoriteResult = { favorited?: boolean; error?: string };
+
+export const FAVORITE_NETWORK_ERROR = "We couldn't reach the server. Please try again.";
+
+/**
+ * The profile routes' clientAction: a heart press that never reaches the server (offline, a dropped
+ * connection) becomes a message and a reverted heart, not the route's error screen.
+ */
+export async function favoriteClientAction({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction<FavoriteResult>();
+  } catch (error) {
+    // fetch() rejects with a TypeError when the request never completes; anything else (a redirect,
+    // an error response) keeps Remix's usual handling.
+    if (!(error instanceof TypeError)) throw error;
+    return { error: FAVORITE_NETWORK_ERROR } satisfies FavoriteResult;
+  }
+}
 
 /**
  * The profile's heart. Signed in, it adds or removes the favourite at once (optimistically) and goes

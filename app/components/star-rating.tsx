@@ -20,12 +20,13 @@ export function StarRating({
   rating,
   reviewCount,
   className,
-  showCount = true,
+  countStyle = "short",
 }: {
   rating: number;
   reviewCount: number;
   className?: string;
-  showCount?: boolean;
+  /** "(5)" on cards, "(5 reviews)" where there is room. */
+  countStyle?: "short" | "long";
 }) {
   const label =
     reviewCount > 0
@@ -45,11 +46,11 @@ export function StarRating({
       <span className="star-rating__value" aria-hidden="true">
         {formatRating(rating)}
       </span>
-      {showCount ? (
-        <span className="star-rating__count" aria-hidden="true">
-          ({reviewCount} {reviewCount === 1 ? "review" : "reviews"})
-        </span>
-      ) : null}
+      <span className="star-rating__count" aria-hidden="true">
+        {countStyle === "long"
+          ? `(${reviewCount} ${reviewCount === 1 ? "review" : "reviews"})`
+          : `(${reviewCount})`}
+      </span>
     </span>
   );
 }

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, HeadersArgs, LoaderFunctionArgs, MetaArgs } fr
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { ExpertProfile, profileMeta } from "~/components/expert-profile";
+import { favoriteClientAction } from "~/components/favorite-button";
 import { NOT_FOUND_TEXT, NOT_FOUND_TITLE } from "~/components/not-found";
 import { seo } from "~/components/seo";
 import { handleFavoriteAction, loadProfilePage, lookupFromSegment } from "~/services/profile-page.server";
@@ -25,6 +26,8 @@ export function loader({ request, params, context }: LoaderFunctionArgs) {
 export function action({ request, params, context }: ActionFunctionArgs) {
   return handleFavoriteAction(context, request, lookup(params));
 }
+
+export const clientAction = favoriteClientAction;
 
 export default function ExpertProfileRoute() {
   return <ExpertProfile view={useLoaderData<typeof loader>()} />;
