@@ -143,6 +143,11 @@ export const categories = sqliteTable(
   ],
 );
 
+/**
+ * Migration 0002 (experts_search_fts) keeps an FTS5 index of experts in step with triggers on
+ * experts, users, expert_categories and categories. A migration that rebuilds one of those tables
+ * (drizzle-kit does for some column changes in SQLite) drops its triggers: recreate them in it.
+ */
 export const experts = sqliteTable(
   "experts",
   {

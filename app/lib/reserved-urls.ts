@@ -86,8 +86,8 @@ const reserved = new Set(RESERVED_CUSTOM_URLS);
 export function isReservedCustomUrl(url: string): boolean {
   const value = url.trim().toLowerCase();
   // Remix data requests (/{segment}.data) and anything starting with an underscore (/_root.data)
-  // are the framework's.
-  return reserved.has(value) || value.startsWith("_") || value.endsWith(".data");
+  // are the framework's; a custom URL of digits only would read as an id in /expert/{id}.
+  return reserved.has(value) || value.startsWith("_") || value.endsWith(".data") || /^\d+$/.test(value);
 }
 
 /**

@@ -72,6 +72,9 @@ describe("reserved custom URLs", () => {
       expect(isReservedCustomUrl(word), word).toBe(true);
     }
     expect(isReservedCustomUrl("_root.data")).toBe(true);
+    // Digits only would be read as an id in /expert/{id}.
+    expect(isReservedCustomUrl("12345")).toBe(true);
+    expect(isReservedCustomUrl("agent-007")).toBe(false);
     expect(isReservedCustomUrl("sarah-mitchell.data")).toBe(true);
     expect(RESERVED_CUSTOM_URLS.every((word) => word === word.toLowerCase())).toBe(true);
   });
