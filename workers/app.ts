@@ -42,6 +42,7 @@ export default {
       // The DOM lib's CacheStorage type (tsconfig) hides the Workers-only `default` cache.
       cache: (caches as unknown as { default: Cache }).default,
       waitUntil: (promise) => ctx.waitUntil(promise),
+      buildVersion: build.assets.version,
     });
     const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
     if (

@@ -56,8 +56,12 @@ export function isPublicPagePath(path: string): boolean {
   return single !== null && couldBeCustomUrl(single[1]);
 }
 
-/** The cache key of a request that may be served from the edge cache, or null when it must bypass it. */
-export function edgeCacheKey(request: Request): string | null {
+/**
+ * The cache key of a request that may be served from the edge cache, or null when it must bypass it.
+ * The key carries the build's version: after a deploy (or a rebuild in development) no page that
+ * points at the previous build's scripts is served again.
+ */
+export function edgeCacheKey(request: Request, buildVersion?: string): string | null {
   if (request.method !== "GET") return null;
   if (request.headers.has("Authorization")) return null;
   if (hasCookie(request, SESSION_COOKIE) || hasCookie(request, TOAST_COOKIE)) return null;
@@ -68,6 +72,7 @@ export function edgeCacheKey(request: Request): string | null {
     if (!PAGE_PARAMS.has(name) && !(isData && DATA_PARAMS.has(name))) return null;
   }
   url.hash = "";
+  if (buildVersion) url.searchParams.set("__build", buildVersion);
   return url.toString();
 }
 
@@ -126,6 +131,8 @@ async function store(cache: Cache, key: string, response: Response, freshness: F
 
 export type EdgeCacheOptions = {
   cache: Cache;
+  /** The Remix build's version (build.assets.version), part of every key. */
+  buildVersion?: string;
   waitUntil: (promise: Promise<unknown>) => void;
   now?: () => number;
 };
@@ -137,9 +144,9 @@ export type EdgeCacheOptions = {
 export async function serveWithEdgeCache(
   request: Request,
   render: () => Promise<Response>,
-  { cache, waitUntil, now = Date.now }: EdgeCacheOptions,
+  { cache, waitUntil, now = Date.now, buildVersion }: EdgeCacheOptions,
 ): Promise<Response> {
-  const key = edgeCacheKey(request);
+  const key = edgeCacheKey(request, buildVersion);
   if (key === null) return withStatus(await render(), "BYPASS");
 
   const renderAndStore = async () => {

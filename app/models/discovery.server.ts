@@ -9,6 +9,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { allRows, firstRow, rawBatch } from "~/db/raw.server";
+import { sortCategoriesForDisplay } from "~/lib/categories";
 import {
   type CategoryData,
   displayName,
@@ -96,12 +97,12 @@ const toCategory = (row: CategoryRow): CategoryData => ({
   iconUrl: row.icon_url,
 });
 
-/** Every category in SPEC.md's display order (the seed stores each one's position). */
+/** Every category in SPEC.md's fixed display order; categories it does not list follow by name. */
 export async function listCategories(db: Database): Promise<CategoryData[]> {
   const rows = await db.all<CategoryRow>(sql`
     SELECT id, name, slug, description, image_url, icon_url FROM categories
     ORDER BY display_order, name`);
-  return rows.map(toCategory);
+  return sortCategoriesForDisplay(rows.map(toCategory));
 }
 
 /** The experts an admin featured (isTopExpert), verified ones first. */

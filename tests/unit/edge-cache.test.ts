@@ -52,8 +52,13 @@ describe("which requests the edge cache may answer", () => {
     expect(edgeCacheKey(request("/", { headers: { Cookie: "theme=dark; __session=" } }))).not.toBeNull();
   });
 
-  it("keys by URL without the fragment", () => {
+  it("keys by URL without the fragment, and by the build's version", () => {
     expect(edgeCacheKey(request("/experts?q=ai#results"))).toBe("https://expert.example/experts?q=ai");
+    expect(edgeCacheKey(request("/experts?q=ai"), "abc123")).toBe(
+      "https://expert.example/experts?q=ai&__build=abc123",
+    );
+    // A visitor cannot pick the build: the parameter is not one the pages read.
+    expect(edgeCacheKey(request("/experts?__build=old"), "abc123")).toBeNull();
     expect(isPublicPagePath("/questions")).toBe(false);
   });
 });
