@@ -132,18 +132,17 @@ export type BrowseResult = {
 };
 
 /**
- * One page of experts matching the browse query, and how many match in all. `categoryId` is the
- * resolved category (the caller knows the slugs); a search with nothing searchable in it matches no one.
+ * The two statements behind a browse page: one page of matching cards and the count of all matches.
+ * Null when the search has nothing searchable in it (it matches no one).
  */
-export async function searchExperts(
-  db: Database,
+export function browseStatements(
   query: BrowseQuery & { categoryId: number | null },
   pageSize = BROWSE_PAGE_SIZE,
-): Promise<BrowseResult> {
+): { page: SQL; count: SQL } | null {
   const filters: SQL[] = [sql`e.deleted_at IS NULL`];
   if (query.q) {
     const match = toFtsQuery(query.q);
-    if (match === null) return { experts: [], total: 0, page: query.page, pageCount: 0 };
+    if (match === null) return null;
     filters.push(sql`e.id IN (SELECT rowid FROM experts_fts WHERE experts_fts MATCH ${match})`);
   }
   if (query.categoryId !== null) {
@@ -156,17 +155,30 @@ export async function searchExperts(
   if (query.maxPrice !== null) filters.push(sql`e.question_rate <= ${query.maxPrice * 100}`);
   const where = sql.join(filters, sql` AND `);
   const offset = (query.page - 1) * pageSize;
-
-  const [rows, count] = await rawBatch(db, [
-    allRows<CardRow>(
-      db,
-      sql`
+  return {
+    page: sql`
       SELECT ${CARD_COLUMNS} FROM experts e JOIN users u ON u.id = e.user_id
       WHERE ${where}
       ORDER BY ${ORDER_BY[query.sort]}
       LIMIT ${pageSize} OFFSET ${offset}`,
-    ),
-    firstRow<{ total: number }>(db, sql`SELECT count(*) AS total FROM experts e WHERE ${where}`),
+    count: sql`SELECT count(*) AS total FROM experts e WHERE ${where}`,
+  };
+}
+
+/**
+ * One page of experts matching the browse query, and how many match in all, in one D1 batch.
+ * `categoryId` is the resolved category (the caller knows the slugs).
+ */
+export async function searchExperts(
+  db: Database,
+  query: BrowseQuery & { categoryId: number | null },
+  pageSize = BROWSE_PAGE_SIZE,
+): Promise<BrowseResult> {
+  const statements = browseStatements(query, pageSize);
+  if (!statements) return { experts: [], total: 0, page: query.page, pageCount: 0 };
+  const [rows, count] = await rawBatch(db, [
+    allRows<CardRow>(db, statements.page),
+    firstRow<{ total: number }>(db, statements.count),
   ]);
   const total = Number(count?.total ?? 0);
   return {

@@ -1,6 +1,9 @@
 import { env } from "cloudflare:test";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Category } from "~/db/schema.server";
+import { browseStatements } from "~/models/discovery.server";
+import { DEFAULT_BROWSE_QUERY } from "~/schemas/browse";
 import { addExpert, anonymous, cardNames, categoriesBySlug, d1Queries } from "./support/discovery";
 
 /**
@@ -310,6 +313,28 @@ describe("cost", () => {
       expect(d1Queries(response), path).toBeLessThanOrEqual(2);
       expect(cardNames(await response.text()).length).toBeGreaterThan(1);
     }
+  });
+
+  it("reads the default page through experts_recommended_idx and filters through indexes, without a sort", async () => {
+    const dialect = new SQLiteAsyncDialect();
+    const plan = async (query: Parameters<typeof browseStatements>[0]) => {
+      const statements = browseStatements(query);
+      if (!statements) throw new Error("no statements");
+      const { sql, params } = dialect.sqlToQuery(statements.page);
+      const rows = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+        .bind(...params)
+        .all<{ detail: string }>();
+      return rows.results.map((row) => row.detail).join("\n");
+    };
+    const defaults = { ...DEFAULT_BROWSE_QUERY, categoryId: null };
+    const first = await plan(defaults);
+    expect(first).toContain("USING INDEX experts_recommended_idx");
+    expect(first).not.toContain("TEMP B-TREE");
+    expect(first).toContain("USING INDEX reviews_expert_idx");
+    const legal = categories.get("legal")?.id ?? 0;
+    const filtered = await plan({ ...defaults, categoryId: legal, sort: "price_low" });
+    expect(filtered).toContain("expert_categories_category_idx");
+    expect(await plan({ ...defaults, q: "ship" })).toContain("VIRTUAL TABLE INDEX");
   });
 
   it("finds search matches through the FTS index, kept in step with edits and deletions", async () => {
