@@ -7,6 +7,14 @@ import { gotoHydrated, signInAs } from "./support/pages";
 const cardNames = (page: Page) => page.locator(".expert-card__name").allTextContents();
 const search = (page: Page) => page.getByRole("searchbox", { name: "Search experts" });
 
+/** Opens the Filters menu once any navigation has closed it (it closes itself after each one). */
+async function openFilters(page: Page) {
+  const menu = page.locator("details.filters-menu");
+  await expect.poll(() => menu.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+  await menu.locator("summary").click();
+  await expect.poll(() => menu.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(true);
+}
+
 describe("the home page", () => {
   it("scrolls the category carousel 300 px a step, disabling each button at its end", async () => {
     const page = await newPage(DESKTOP);
@@ -41,7 +49,7 @@ describe("the home page", () => {
       page.waitForURL("**/category/starting-a-business"),
       track.getByRole("link").first().click(),
     ]);
-    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Starting a Business Experts");
+    await page.getByRole("heading", { level: 1, name: "Starting a Business Experts" }).waitFor();
   });
 
   it("shows a default icon when a category image fails to load", async () => {
@@ -152,11 +160,11 @@ describe("browsing experts", () => {
     await expect.poll(() => cardNames(page)).toEqual(["Grace Thompson", "James Whitaker", "Marcus Reed"]);
 
     // The Filters menu: price presets and a typed range.
-    await page.locator("summary", { hasText: "Filters" }).click();
+    await openFilters(page);
     await page.getByRole("link", { name: "$0 - $100" }).click();
     await page.waitForURL("**/experts?category=marketing-and-branding&sort=price_low&maxPrice=100");
     await page.getByText("Price: Up to $100").waitFor();
-    await page.locator("summary", { hasText: "Filters" }).click();
+    await openFilters(page);
     await page.getByLabel("Min ($)").fill("8");
     await page.getByLabel("Max ($)").fill("11");
     await page.getByRole("button", { name: "Apply" }).click();
@@ -246,13 +254,26 @@ describe("expert profiles and favourites", () => {
     await signInAs(page, "client");
     await gotoHydrated(page, "/marcus-reed");
     const heart = page.getByRole("button", { name: "Favorite Marcus Reed" });
-    expect(await heart.getAttribute("aria-pressed")).toBe("false");
+    const pressed = () => heart.getAttribute("aria-pressed");
+    expect(await pressed()).toBe("false");
+
+    // Hold the server's answer: the heart must already show the new state while it is pending.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/marcus-reed.data*", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
     await heart.click();
-    expect(await heart.getAttribute("aria-pressed")).toBe("true");
+    await expect.poll(pressed).toBe("true");
+    release();
     await page.waitForLoadState("networkidle");
+    await page.unroute("**/marcus-reed.data*");
     await page.reload();
     await page.waitForSelector("html[data-hydrated]");
-    expect(await heart.getAttribute("aria-pressed")).toBe("true");
+    expect(await pressed()).toBe("true");
 
     await gotoHydrated(page, "/dashboard");
     const favorites = page.locator("section", { has: page.locator("#favorite-experts") });
@@ -260,11 +281,11 @@ describe("expert profiles and favourites", () => {
 
     await gotoHydrated(page, "/marcus-reed");
     await heart.click();
-    expect(await heart.getAttribute("aria-pressed")).toBe("false");
+    await expect.poll(pressed).toBe("false");
     await page.waitForLoadState("networkidle");
     await page.reload();
     await page.waitForSelector("html[data-hydrated]");
-    expect(await heart.getAttribute("aria-pressed")).toBe("false");
+    expect(await pressed()).toBe("false");
   });
 
   it("puts the heart back and says so when the request fails", async () => {
