@@ -63,7 +63,6 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
   const navigation = useNavigation();
   const location = useLocation();
   const formRef = useRef<HTMLFormElement>(null);
-  const searchRef = useRef<HTMLInputElement>(null);
   const filtersRef = useRef<HTMLDetailsElement>(null);
   const ids = useId();
   const [search, setSearch] = useState(query.q);
@@ -74,9 +73,15 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
     `${navigation.location.pathname}${navigation.location.search}` !==
       `${location.pathname}${location.search}`;
 
-  // Follow the URL (back button, chips, Clear All), but never rewrite what is being typed.
+  // The search the box last sent to the URL. When the URL's search changes to anything else (Back,
+  // a chip, Clear All) the box follows it; when it is the box's own search landing, what the person
+  // has typed since stays untouched.
+  const sentSearch = useRef(query.q);
   useEffect(() => {
-    if (document.activeElement !== searchRef.current) setSearch(query.q);
+    if (query.q !== sentSearch.current) {
+      sentSearch.current = query.q;
+      setSearch(query.q);
+    }
   }, [query.q]);
 
   // Close the Filters menu after any navigation (a preset, Apply, a chip).
@@ -85,8 +90,11 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
     if (filtersRef.current) filtersRef.current.open = false;
   }, [location.key]);
 
-  const go = (next: Partial<BrowseQuery>, options?: { replace?: boolean }) =>
-    navigate(hrefFor(view, { ...query, page: 1, ...next }), { preventScrollReset: true, ...options });
+  const go = (next: Partial<BrowseQuery>, options?: { replace?: boolean }) => {
+    const target = { ...query, page: 1, ...next };
+    sentSearch.current = target.q;
+    navigate(hrefFor(view, target), { preventScrollReset: true, ...options });
+  };
 
   const formQuery = () => {
     const form = formRef.current;
@@ -96,12 +104,14 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
     return parseBrowseQuery(params);
   };
 
-  // Typing searches after a pause; each pause replaces the history entry rather than adding one.
+  // Typing searches after a pause. Starting a search adds a history entry (Back returns to the
+  // unsearched page); refining it replaces that entry instead of adding one per pause.
   // biome-ignore lint/correctness/useExhaustiveDependencies: only the typed text should trigger this
   useEffect(() => {
     const next = normalizeSearch(search);
     if (next === query.q) return;
-    const timer = setTimeout(() => go({ ...formQuery(), q: next }, { replace: true }), SEARCH_DEBOUNCE_MS);
+    const replace = query.q !== "";
+    const timer = setTimeout(() => go({ ...formQuery(), q: next }, { replace }), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [search]);
 
@@ -156,7 +166,6 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
             Search experts
           </label>
           <input
-            ref={searchRef}
             id={`${ids}-q`}
             className="input"
             type="search"

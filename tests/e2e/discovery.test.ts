@@ -146,6 +146,15 @@ describe("browsing experts", () => {
     await search(page).fill("legal");
     await page.waitForURL("**/experts?q=legal");
     await expect.poll(() => cardNames(page)).toEqual(["Olivia Grant"]);
+    // Starting a search is a step Back can undo; refining it is not another step.
+    await search(page).fill("legal ol");
+    await page.waitForURL("**/experts?q=legal+ol");
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/experts" && url.search === "");
+    await expect.poll(() => search(page).inputValue()).toBe("");
+    await page.goForward();
+    await page.waitForURL("**/experts?q=legal+ol");
+    await expect.poll(() => cardNames(page)).toEqual(["Olivia Grant"]);
 
     await search(page).fill("");
     await page.waitForURL((url) => url.pathname === "/experts" && url.search === "");
