@@ -43,12 +43,3 @@ export async function isFavorite(db: Database, userId: number, expertId: number)
     SELECT 1 AS found FROM user_favorites WHERE user_id = ${userId} AND expert_id = ${expertId}`);
   return Boolean(row);
 }
-
-/** The ids of the user's favourite experts (for the API's list). */
-export async function listFavoriteExpertIds(db: Database, userId: number): Promise<number[]> {
-  const rows = await db.all<{ expert_id: number }>(sql`
-    SELECT f.expert_id AS expert_id FROM user_favorites f
-    JOIN experts e ON e.id = f.expert_id AND e.deleted_at IS NULL
-    WHERE f.user_id = ${userId} ORDER BY f.created_at DESC, f.id DESC`);
-  return rows.map((row) => row.expert_id);
-}

@@ -30,12 +30,6 @@ export function readFeaturedExperts(context: ReadContext) {
   });
 }
 
-/** A category by slug from the cached list, or null. */
-export async function readCategoryBySlug(context: ReadContext, slug: string) {
-  const categories = await readCategories(context);
-  return categories.find((category) => category.slug === slug.toLowerCase()) ?? null;
-}
-
 /**
  * An expert's profile by id or custom URL. A custom URL resolves through its own small key (URL to
  * id), so both paths share one cached profile. "Not found" is never cached: the id or URL may be
