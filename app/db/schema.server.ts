@@ -143,6 +143,11 @@ export const categories = sqliteTable(
   ],
 );
 
+/**
+ * Migration 0002 (experts_search_fts) keeps an FTS5 index of experts in step with triggers on
+ * experts, users, expert_categories and categories. A migration that rebuilds one of those tables
+ * (drizzle-kit does for some column changes in SQLite) drops its triggers: recreate them in it.
+ */
 export const experts = sqliteTable(
   "experts",
   {
@@ -186,6 +191,8 @@ export const experts = sqliteTable(
     index("experts_category_idx").on(t.categoryId),
     index("experts_top_idx").on(t.isTopExpert, t.id),
     index("experts_question_rate_idx").on(t.questionRate),
+    /** Browse's default "recommended" order (top, then verified, then oldest), walked without a sort. */
+    index("experts_recommended_idx").on(sql`${t.isTopExpert} desc`, sql`${t.isVerified} desc`, t.id),
     check("experts_question_rate_check", sql`${t.questionRate} >= 500`),
     check("experts_session_price_check", sql`${t.sessionPrice} >= 0`),
   ],

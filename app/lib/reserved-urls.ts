@@ -1,10 +1,14 @@
 /**
- * First path segments the app itself uses (routes, static files) and a few generic words kept for
- * later. A custom profile URL (/{customUrl}) may never be one of them, or it would shadow a page.
- * Compared lower-cased: custom URLs are stored lower-case.
+ * Words an expert may never take as a custom URL, because /{customUrl} and /expert/{customUrl} would
+ * then collide with a page of the app (or one it may grow). Checked case-insensitively.
+ *
+ * Every first path segment the app uses (routes, static folders, files) is here, plus the pages under
+ * /expert/ (so /expert/{customUrl} never shadows the portal) and a few words kept for the future.
+ * When you add a route with a new first segment, add it here too (tests/unit/reserved-urls.test.ts
+ * checks every route file against this list).
  */
-export const RESERVED_CUSTOM_URLS: ReadonlySet<string> = new Set([
-  // Routes of the app (SPEC.md's route table and the resource routes).
+export const RESERVED_CUSTOM_URLS: readonly string[] = [
+  // Pages and resource routes of the app (SPEC.md's route table and the app's own).
   "about",
   "admin",
   "api",
@@ -13,9 +17,9 @@ export const RESERVED_CUSTOM_URLS: ReadonlySet<string> = new Set([
   "become-expert",
   "book",
   "browse",
-  "build",
   "cancel",
   "category",
+  "categories",
   "checkout",
   "confirmation",
   "contact",
@@ -23,7 +27,6 @@ export const RESERVED_CUSTOM_URLS: ReadonlySet<string> = new Set([
   "expert",
   "experts",
   "forbidden",
-  "images",
   "login",
   "logout",
   "media",
@@ -41,39 +44,64 @@ export const RESERVED_CUSTOM_URLS: ReadonlySet<string> = new Set([
   "thank-you",
   "user",
   "webhooks",
-  // Pages under /expert/ (a profile is also reachable at /expert/{customUrl}).
+  // Files and folders served from public/ and the build.
+  "build",
+  "images",
+  "favicon.svg",
+  "favicon.ico",
+  "robots.txt",
+  "robots",
+  "sitemap.xml",
+  "sitemap",
+  // Pages under /expert/ (the portal), so /expert/{customUrl} never shadows them.
   "account",
   "availability",
   "bookings",
   "earnings",
+  "settings",
   "share",
-  // Static files served from public/.
-  "favicon.svg",
-  "robots.txt",
-  "sitemap.xml",
-  // Generic words a future page or a phishing profile would want.
+  // Kept for later use and to avoid look-alike pages.
+  "all",
   "assets",
   "billing",
   "blog",
-  "categories",
   "faq",
   "help",
   "home",
   "index",
+  "legal",
+  "null",
   "pricing",
   "privacy",
   "profile",
   "search",
-  "settings",
   "signin",
   "signup",
   "static",
   "status",
   "support",
   "terms",
+  "undefined",
   "www",
-]);
+];
 
-export function isReservedCustomUrl(customUrl: string): boolean {
-  return RESERVED_CUSTOM_URLS.has(customUrl.trim().toLowerCase());
+const reserved = new Set(RESERVED_CUSTOM_URLS);
+
+/** True when `url` (a custom URL or a path segment) belongs to the app and cannot be an expert's. */
+export function isReservedCustomUrl(url: string): boolean {
+  const value = url.trim().toLowerCase();
+  // Remix data requests (/{segment}.data) and anything starting with an underscore (/_root.data)
+  // are the framework's; a custom URL of digits only would read as an id in /expert/{id}.
+  return reserved.has(value) || value.startsWith("_") || value.endsWith(".data") || /^\d+$/.test(value);
+}
+
+/**
+ * The shape a custom URL can have in a path: letters, digits, hyphens and underscores, 3 to 50
+ * characters (SPEC.md: sign-up allows underscores, the edit form does not; both fit here).
+ */
+export const CUSTOM_URL_IN_PATH = /^[A-Za-z0-9_-]{3,50}$/;
+
+/** Whether a one-segment path could be an expert's custom URL (format and not reserved). */
+export function couldBeCustomUrl(segment: string): boolean {
+  return CUSTOM_URL_IN_PATH.test(segment) && !isReservedCustomUrl(segment);
 }

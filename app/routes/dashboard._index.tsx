@@ -1,27 +1,65 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
+import { ClientBookings, type ClientBookingView } from "~/components/client-bookings";
+import { ClientQuestions, type ClientQuestionView } from "~/components/client-questions";
+import { FavoriteExperts } from "~/components/favorite-experts";
+import { getClientDashboard } from "~/models/client-dashboard.server";
+import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 
+/** The whole dashboard: overview, favourite experts, questions and bookings, in one D1 round trip. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  return { username: user.username, email: user.email, subscriptionStatus: user.subscriptionStatus };
+  const dashboard = await getClientDashboard(context.db, user.id);
+  return data(
+    { ...dashboard, now: context.now(), username: user.username },
+    { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },
+  );
 }
 
 export default function DashboardOverview() {
-  const { username, email } = useLoaderData<typeof loader>();
+  const { favorites, questions, bookings, now } = useLoaderData<typeof loader>();
+  const waiting = questions.filter(
+    (question: ClientQuestionView) => question.status === "pending" || question.status === "in_progress",
+  );
+  const upcoming = bookings.filter(
+    (booking: ClientBookingView) => booking.status === "confirmed" && booking.startsAt >= now,
+  );
   return (
-    <section className="card stack" aria-labelledby="overview-heading">
-      <h2 id="overview-heading">Your account</h2>
-      <dl className="details">
-        <dt>Username</dt>
-        <dd>{username}</dd>
-        <dt>Email</dt>
-        <dd>{email}</dd>
-      </dl>
-      <p>
-        <Link to="/experts">Find an expert</Link> to ask your first question, or change your details in{" "}
-        <Link to="/dashboard/settings">Settings</Link>.
-      </p>
-    </section>
+    <div className="stack-lg">
+      {/* The overview: the subscription panel joins these cards later. */}
+      <section className="dashboard-overview" aria-labelledby="overview-heading">
+        <h2 id="overview-heading" className="visually-hidden">
+          Overview
+        </h2>
+        <ul className="overview-stats plain-list">
+          <li className="card overview-stat">
+            <span className="overview-stat__value">{waiting.length}</span>
+            <span className="overview-stat__label">
+              {waiting.length === 1 ? "question awaiting an answer" : "questions awaiting an answer"}
+            </span>
+            <Link to="/dashboard/questions">View questions</Link>
+          </li>
+          <li className="card overview-stat">
+            <span className="overview-stat__value">{upcoming.length}</span>
+            <span className="overview-stat__label">
+              {upcoming.length === 1 ? "upcoming session" : "upcoming sessions"}
+            </span>
+            <Link to="/dashboard/bookings">View bookings</Link>
+          </li>
+          <li className="card overview-stat">
+            <span className="overview-stat__value">{favorites.length}</span>
+            <span className="overview-stat__label">
+              {favorites.length === 1 ? "favorite expert" : "favorite experts"}
+            </span>
+            <a href="#favorite-experts">See them</a>
+          </li>
+        </ul>
+      </section>
+      <FavoriteExperts experts={favorites} />
+      <ClientQuestions questions={questions} />
+      <ClientBookings bookings={bookings} now={now} />
+    </div>
   );
 }

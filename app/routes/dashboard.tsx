@@ -1,7 +1,16 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
 import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { Button, buttonClass } from "~/components/ui/button";
+import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
+import dashboardStyles from "~/styles/dashboard.css";
+import discoveryStyles from "~/styles/discovery.css";
+
+export const links = () => [
+  { rel: "stylesheet", href: discoveryStyles },
+  { rel: "stylesheet", href: dashboardStyles },
+];
 
 export const meta: MetaFunction = () => [
   { title: "My Dashboard | Expert Answers" },
@@ -11,11 +20,16 @@ export const meta: MetaFunction = () => [
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  return { name: user.name ?? user.username };
+  return data({ name: user.name ?? user.username }, { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } });
 }
 
+export const headers = () => ({ "Cache-Control": PRIVATE_CACHE_CONTROL });
+
+/** SPEC.md: /dashboard, /dashboard/questions, /dashboard/bookings and /dashboard/settings. */
 const SECTIONS = [
   { to: "/dashboard", label: "Overview", end: true },
+  { to: "/dashboard/questions", label: "Questions", end: false },
+  { to: "/dashboard/bookings", label: "Bookings", end: false },
   { to: "/dashboard/settings", label: "Settings", end: false },
 ];
 
@@ -23,7 +37,7 @@ const SECTIONS = [
 export default function Dashboard() {
   const { name } = useLoaderData<typeof loader>();
   return (
-    <div className="page stack-lg">
+    <div className="page stack-lg dashboard">
       <header className="page-header">
         <div>
           <h1>My Dashboard</h1>

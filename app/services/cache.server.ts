@@ -7,10 +7,27 @@
  * edge), so nothing that decides money or access is ever read from here.
  */
 
+import { SESSION_COOKIE } from "~/auth/session.server";
+import { readCookie } from "~/lib/cookies";
+
 /** Anonymous public pages: the edge may keep them a minute and serve stale while it refreshes. */
 export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";
 /** Anything personal: signed-in pages, private media, API answers about the caller. */
 export const PRIVATE_CACHE_CONTROL = "private, no-store";
+
+/**
+ * Cache-Control for a public page (home, browse, categories, profiles): shared caching for visitors
+ * without a session cookie, never for anyone who has one (their header, favourites... are theirs).
+ */
+export function publicPageCacheControl(request: Request): string {
+  return readCookie(request, SESSION_COOKIE) ? PRIVATE_CACHE_CONTROL : PUBLIC_PAGE_CACHE_CONTROL;
+}
+
+/** The headers a public page's loader returns; pass them on with `export const headers`. */
+export function publicPageHeaders(request: Request): HeadersInit {
+  // Vary: Cookie tells any shared cache downstream that a signed-in request is a different page.
+  return { "Cache-Control": publicPageCacheControl(request), Vary: "Cookie" };
+}
 
 /** Read models expire on their own too, so a missed invalidation heals within this time. */
 const DEFAULT_TTL_SECONDS = 300;
@@ -35,17 +52,36 @@ export async function readThrough<T>(
   {
     ttlSeconds = DEFAULT_TTL_SECONDS,
     waitUntil,
-  }: { ttlSeconds?: number; waitUntil: (p: Promise<unknown>) => void },
+    shouldCache = () => true,
+  }: {
+    ttlSeconds?: number;
+    waitUntil: (p: Promise<unknown>) => void;
+    /** Return false to skip storing a value (e.g. "not found", which a later write could change). */
+    shouldCache?: (value: T) => boolean;
+  },
 ): Promise<T> {
   const cached = await kv.get<{ value: T }>(key, "json").catch(() => null);
   if (cached) return cached.value;
   const value = await load();
+  if (shouldCache(value)) cacheValue(kv, key, value, { ttlSeconds, waitUntil });
+  return value;
+}
+
+/** Stores a read model in the background (the shape readThrough reads); a failure is only logged. */
+export function cacheValue<T>(
+  kv: KVNamespace,
+  key: string,
+  value: T,
+  {
+    ttlSeconds = DEFAULT_TTL_SECONDS,
+    waitUntil,
+  }: { ttlSeconds?: number; waitUntil: (p: Promise<unknown>) => void },
+) {
   waitUntil(
     kv.put(key, JSON.stringify({ value }), { expirationTtl: Math.max(60, ttlSeconds) }).catch((error) => {
       console.error(JSON.stringify({ level: "error", message: "kv put failed", key, error: String(error) }));
     }),
   );
-  return value;
 }
 
 export async function invalidate(kv: KVNamespace, keys: readonly string[]) {

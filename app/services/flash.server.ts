@@ -6,7 +6,9 @@ import type { ToastMessage } from "~/components/ui/toast";
  * Flash toasts that survive a redirect. The cookie carries only text shown back to the same browser,
  * so it is not signed; whatever comes back is validated and anything malformed is ignored.
  */
-const toastCookie = createCookie("__toast", {
+export const TOAST_COOKIE = "__toast";
+
+const toastCookie = createCookie(TOAST_COOKIE, {
   httpOnly: true,
   sameSite: "lax",
   secure: true,
@@ -49,7 +51,7 @@ export async function redirectWithToast(url: string, input: ToastInput, init?: R
  */
 export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
   const cookieHeader = request.headers.get("Cookie");
-  if (!cookieHeader?.includes("__toast=")) return { toast: null, headers: null };
+  if (!cookieHeader?.includes(`${TOAST_COOKIE}=`)) return { toast: null, headers: null };
   let value: unknown = null;
   try {
     value = await toastCookie.parse(cookieHeader);

@@ -228,7 +228,7 @@ describe("custom URL helpers", () => {
       "earnings",
       "share",
     ]) {
-      expect(RESERVED_CUSTOM_URLS.has(word), word).toBe(true);
+      expect(RESERVED_CUSTOM_URLS.includes(word), word).toBe(true);
     }
     expect(isReservedCustomUrl("ABOUT")).toBe(true);
     expect(isReservedCustomUrl("jane-doe")).toBe(false);

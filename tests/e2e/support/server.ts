@@ -128,11 +128,22 @@ async function waitUntilAnswering(baseUrl: string, child: ChildProcess, log: () 
   throw new Error(`wrangler dev did not answer ${baseUrl} within ${STARTUP_TIMEOUT_MS / 1000}s:\n${log()}`);
 }
 
+export type StartServerOptions = {
+  /** Worker variables that override wrangler.toml's [vars] (passed as `--var NAME:value`). */
+  vars?: Record<string, string>;
+  /** File name of wrangler's log under results/ (default e2e-wrangler.log). */
+  logName?: string;
+};
+
 /**
  * Starts the app as `npm start` would, but isolated: a fresh temporary state directory with the
  * migrations and the demo seed, `wrangler dev` on a free port, in its own process group.
+ * The end-to-end harness and the benchmark (scripts/bench.ts) both use it.
  */
-export async function startServer(): Promise<RunningServer> {
+export async function startServer({
+  vars = {},
+  logName = "e2e-wrangler.log",
+}: StartServerOptions = {}): Promise<RunningServer> {
   if (!existsSync(SERVER_BUILD)) {
     throw new Error(
       `The end-to-end tests serve the Remix build, and ${SERVER_BUILD} does not exist.\n` +
@@ -161,7 +172,7 @@ export async function startServer(): Promise<RunningServer> {
   const inspectorPort = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   mkdirSync(RESULTS_DIR, { recursive: true });
-  const logFile = join(RESULTS_DIR, "e2e-wrangler.log");
+  const logFile = join(RESULTS_DIR, logName);
   const logStream = createWriteStream(logFile);
   let recent = "";
   let logOpen = true;
@@ -185,6 +196,7 @@ export async function startServer(): Promise<RunningServer> {
       "--show-interactive-dev-session=false",
       // Lets a test run the cron handler: GET /__scheduled?cron=*/5+*+*+*+* (dev server only).
       "--test-scheduled",
+      ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
     ],
     // detached: wrangler leads a new process group, so one signal reaches workerd too.
     { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"], detached: true },

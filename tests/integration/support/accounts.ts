@@ -74,8 +74,11 @@ export function postForm(
   });
 }
 
-export function get(path: string, cookie = "") {
-  return SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: cookie ? { Cookie: cookie } : {} });
+export function get(path: string, cookie = "", headers: Record<string, string> = {}) {
+  return SELF.fetch(`${BASE}${path}`, {
+    redirect: "manual",
+    headers: { ...headers, ...(cookie ? { Cookie: cookie } : {}) },
+  });
 }
 
 /** The `name=value` of the session cookie a response sets, or null. */

@@ -1,0 +1,132 @@
+import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useHydrated } from "~/components/use-hydrated";
+import { formatCalendarDate, formatClockTime, formatLocalDateTime, zoneAbbreviation } from "~/lib/dates";
+import { expertProfilePath } from "~/lib/experts";
+
+/** A client's booking as the dashboard shows it (see app/models/client-dashboard.server.ts). */
+export type ClientBookingView = {
+  id: number;
+  date: string;
+  startTime: string;
+  endTime: string;
+  startsAt: number;
+  duration: number;
+  status: "pending" | "confirmed" | "completed" | "cancelled";
+  expertTimeZone: string;
+  expert: { id: number; name: string; customUrl: string | null };
+};
+
+export const BOOKING_STATUS_LABELS: Record<ClientBookingView["status"], string> = {
+  pending: "Pending",
+  confirmed: "Confirmed",
+  completed: "Completed",
+  cancelled: "Cancelled",
+};
+
+/** Upcoming sessions first (soonest first), then past ones (latest first). */
+export function orderBookings(bookings: ClientBookingView[], now: number) {
+  const upcoming = bookings
+    .filter((booking) => booking.startsAt >= now && booking.status !== "cancelled")
+    .sort((a, b) => a.startsAt - b.startsAt);
+  const rest = bookings
+    .filter((booking) => !upcoming.includes(booking))
+    .sort((a, b) => b.startsAt - a.startsAt);
+  return [...upcoming, ...rest];
+}
+
+/**
+ * One booking row: date, time (the expert's wall clock, with the visitor's own time once the page
+ * is live), expert and status. Later work adds calendar links and a cancel button per row
+ * (`actions`).
+ */
+function BookingRow({ booking, actions }: { booking: ClientBookingView; actions?: ReactNode }) {
+  const hydrated = useHydrated();
+  const zone = zoneAbbreviation(booking.startsAt, booking.expertTimeZone);
+  const local = hydrated ? formatLocalDateTime(booking.startsAt) : null;
+  return (
+    <tr className="booking-row" data-status={booking.status}>
+      <td data-label="Date">
+        <div>{formatCalendarDate(booking.date)}</div>
+      </td>
+      <td data-label="Time">
+        <div>
+          {`${formatClockTime(booking.startTime)} – ${formatClockTime(booking.endTime)} `}
+          <span className="muted">{zone}</span>
+          {local ? <span className="booking-row__local muted">Your time: {local}</span> : null}
+        </div>
+      </td>
+      <td data-label="Expert">
+        <div>
+          <Link to={expertProfilePath(booking.expert)}>{booking.expert.name}</Link>
+        </div>
+      </td>
+      <td data-label="Status">
+        <div>
+          <span className={`status-badge status-badge--booking-${booking.status}`}>
+            {BOOKING_STATUS_LABELS[booking.status]}
+          </span>
+        </div>
+      </td>
+      {actions !== undefined ? (
+        <td data-label="Actions">
+          <div>{actions}</div>
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/**
+ * My Bookings: date, time, expert and status, read-only. Kept in its own component so the bookings
+ * work can add calendar links and cancellation through `renderActions`.
+ */
+export function ClientBookings({
+  bookings,
+  now,
+  headingLevel = 2,
+  renderActions,
+}: {
+  bookings: ClientBookingView[];
+  /** The server's clock (epoch ms) when the page was made, so server and browser agree on the order. */
+  now: number;
+  headingLevel?: 1 | 2;
+  renderActions?: (booking: ClientBookingView) => ReactNode;
+}) {
+  const Heading = headingLevel === 1 ? "h1" : "h2";
+  const ordered = orderBookings(bookings, now);
+  return (
+    <section className="dashboard-section card" aria-labelledby="my-bookings">
+      <div className="dashboard-section__head">
+        <Heading id="my-bookings">My Bookings</Heading>
+      </div>
+      {ordered.length === 0 ? (
+        <p className="empty-text muted">
+          You have no sessions booked. <Link to="/experts">Find an expert</Link> to book a 60-minute session.
+        </p>
+      ) : (
+        <table className="bookings-table">
+          <caption className="visually-hidden">Your booked sessions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Time</th>
+              <th scope="col">Expert</th>
+              <th scope="col">Status</th>
+              {renderActions ? <th scope="col">Actions</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {ordered.map((booking) => (
+              <BookingRow
+                key={booking.id}
+                booking={booking}
+                actions={renderActions ? renderActions(booking) : undefined}
+              />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,152 @@
+import { Link } from "@remix-run/react";
+import { useState } from "react";
+import { buttonClass } from "~/components/ui/button";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { formatDate } from "~/lib/dates";
+import { expertProfilePath } from "~/lib/experts";
+
+/** A client's question as the dashboard shows it (see app/models/client-dashboard.server.ts). */
+export type ClientQuestionView = {
+  id: number;
+  question: string;
+  answer: string | null;
+  status: "pending" | "in_progress" | "answered" | "rejected" | "expired";
+  requestAudioResponse: boolean;
+  hasAudio: boolean;
+  askedAt: number;
+  answeredAt: number | null;
+  expert: { id: number; name: string; customUrl: string | null } | null;
+};
+
+/** SPEC.md's status texts, with DESIGN.md's promise that nobody pays for an unanswered question. */
+export const QUESTION_STATUS: Record<
+  ClientQuestionView["status"],
+  { label: string; tone: "waiting" | "working" | "done" | "declined" | "expired"; note?: string }
+> = {
+  pending: { label: "Awaiting expert answer", tone: "waiting" },
+  in_progress: { label: "Expert is working on your answer", tone: "working" },
+  answered: { label: "Answered", tone: "done" },
+  rejected: {
+    label: "Declined",
+    tone: "declined",
+    note: "The expert declined this question: you were not charged.",
+  },
+  expired: { label: "No answer in time", tone: "expired", note: "No answer in time: you were not charged." },
+};
+
+export const QUESTION_TABS = [
+  { value: "all", label: "All" },
+  { value: "pending", label: "Pending" },
+  { value: "answered", label: "Answered" },
+] as const;
+type QuestionTab = (typeof QUESTION_TABS)[number]["value"];
+
+/** SPEC.md: the Pending tab shows everything not answered. */
+export function questionsForTab(questions: ClientQuestionView[], tab: QuestionTab) {
+  if (tab === "answered") return questions.filter((question) => question.status === "answered");
+  if (tab === "pending") return questions.filter((question) => question.status !== "answered");
+  return questions;
+}
+
+function QuestionItem({ question }: { question: ClientQuestionView }) {
+  const status = QUESTION_STATUS[question.status];
+  return (
+    <article className="question-item card" aria-labelledby={`question-${question.id}`}>
+      <header className="question-item__head">
+        <span className={`status-badge status-badge--${status.tone}`}>{status.label}</span>
+        <span className="muted question-item__meta">
+          {question.expert ? (
+            <>
+              To <Link to={expertProfilePath(question.expert)}>{question.expert.name}</Link> ·{" "}
+            </>
+          ) : null}
+          Asked {formatDate(question.askedAt)}
+        </span>
+      </header>
+      <h3 id={`question-${question.id}`} className="question-item__text">
+        {question.question}
+      </h3>
+      {status.note ? <p className="question-item__note">{status.note}</p> : null}
+      {question.status === "answered" ? (
+        <div className="question-item__answer">
+          <h4>
+            Answer
+            {question.answeredAt ? <span className="muted"> · {formatDate(question.answeredAt)}</span> : null}
+          </h4>
+          {question.answer ? <p>{question.answer}</p> : null}
+          {question.hasAudio ? (
+            // biome-ignore lint/a11y/useMediaCaption: recorded answers have no captions; the text answer (when given) sits above
+            <audio
+              className="question-item__audio"
+              controls
+              preload="none"
+              src={`/questions/${question.id}/audio`}
+              aria-label={`Recorded answer to question ${question.id}`}
+            />
+          ) : null}
+        </div>
+      ) : question.requestAudioResponse ? (
+        <p className="muted question-item__hint">You asked for an audio answer.</p>
+      ) : null}
+    </article>
+  );
+}
+
+/** My Questions: tabs All, Pending (everything not answered) and Answered. */
+export function ClientQuestions({
+  questions,
+  headingLevel = 2,
+}: {
+  questions: ClientQuestionView[];
+  headingLevel?: 1 | 2;
+}) {
+  const [tab, setTab] = useState<string>("all");
+  const Heading = headingLevel === 1 ? "h1" : "h2";
+  return (
+    <section className="dashboard-section card" aria-labelledby="my-questions">
+      <div className="dashboard-section__head">
+        <Heading id="my-questions">My Questions</Heading>
+        <Link to="/experts" className={buttonClass({ variant: "secondary", size: "sm" })}>
+          Ask a new question
+        </Link>
+      </div>
+      <Tabs value={tab} onValueChange={setTab}>
+        <TabsList aria-label="Filter questions">
+          {QUESTION_TABS.map((item) => (
+            <TabsTrigger key={item.value} value={item.value}>
+              {item.label}
+              <span className="tabs-count" aria-hidden="true">
+                {questionsForTab(questions, item.value).length}
+              </span>
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {QUESTION_TABS.map((item) => {
+          const list = questionsForTab(questions, item.value);
+          return (
+            <TabsContent key={item.value} value={item.value}>
+              {list.length === 0 ? (
+                <p className="empty-text muted">
+                  {item.value === "answered"
+                    ? "No answered questions yet."
+                    : item.value === "pending"
+                      ? "Nothing is waiting for an answer."
+                      : "You haven't asked any questions yet."}{" "}
+                  {item.value === "all" ? <Link to="/experts">Find an expert to ask.</Link> : null}
+                </p>
+              ) : (
+                <ul className="question-list plain-list">
+                  {list.map((question) => (
+                    <li key={question.id}>
+                      <QuestionItem question={question} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </TabsContent>
+          );
+        })}
+      </Tabs>
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { FallbackImage } from "~/components/fallback-image";
+import { cx } from "~/components/ui/cx";
+
+function initials(name: string) {
+  const parts = name.split(/\s+/).filter(Boolean);
+  return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts[parts.length - 1][0] ?? "") : "")).toUpperCase();
+}
+
+/** An expert's round photo, or their initials when there is none (or it fails to load). */
+export function ExpertAvatar({
+  src,
+  name,
+  size = "md",
+  className,
+  eager = false,
+}: {
+  src: string | null;
+  name: string;
+  size?: "sm" | "md" | "lg" | "xl";
+  className?: string;
+  /** Above the fold (a profile's photo): load at once instead of lazily. */
+  eager?: boolean;
+}) {
+  const classes = cx("avatar", `avatar--${size}`, className);
+  return (
+    <FallbackImage
+      src={src}
+      alt=""
+      className={classes}
+      loading={eager ? "eager" : "lazy"}
+      decoding="async"
+      width={96}
+      height={96}
+      fallback={
+        <span className={cx(classes, "avatar--initials")} aria-hidden="true">
+          {initials(name) || "?"}
+        </span>
+      }
+    />
+  );
+}

@@ -1,0 +1,53 @@
+/**
+ * Dates shown on screens. Server and browser must render the same text (hydration), so everything
+ * here formats in an explicit time zone, never the machine's.
+ */
+
+/** "Jun 9, 2025" for an instant, in `timeZone` (UTC unless given). */
+export function formatDate(epochMs: number, timeZone = "UTC"): string {
+  return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }).format(epochMs);
+}
+
+/** "Mon, Jun 9, 2025" for a calendar date written yyyy-MM-dd (no zone: it is a wall-clock date). */
+export function formatCalendarDate(date: string): string {
+  const [year, month, day] = date.split("-").map(Number);
+  return new Intl.DateTimeFormat("en-US", {
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(Date.UTC(year, month - 1, day));
+}
+
+/** "10:00 AM" for a wall-clock time written HH:MM. */
+export function formatClockTime(time: string): string {
+  const [hours, minutes] = time.split(":").map(Number);
+  const suffix = hours >= 12 ? "PM" : "AM";
+  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
+  return `${hour12}:${String(minutes).padStart(2, "0")} ${suffix}`;
+}
+
+/** The short name of a zone at an instant ("EDT", "GMT+8"). */
+export function zoneAbbreviation(epochMs: number, timeZone: string): string {
+  try {
+    const parts = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "short" }).formatToParts(
+      epochMs,
+    );
+    return parts.find((part) => part.type === "timeZoneName")?.value ?? timeZone;
+  } catch {
+    return timeZone;
+  }
+}
+
+/** "Mon, Jun 9, 10:00 AM" for an instant in the browser's own zone (only call after hydration). */
+export function formatLocalDateTime(epochMs: number): string {
+  return new Intl.DateTimeFormat("en-US", {
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(epochMs);
+}

@@ -1,0 +1,155 @@
+/**
+ * What the client dashboard shows a signed-in person: their favourite experts, their questions and
+ * their bookings, read in one batch and always scoped to `userId` (the session's user).
+ */
+import { sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { allRows, rawBatch } from "~/db/raw.server";
+import type { QUESTION_STATUSES } from "~/db/schema.server";
+import { displayName, type ExpertCardData } from "~/lib/experts";
+import { favoriteExpertCardsQuery, toCard } from "./discovery.server";
+
+/** Statuses a client sees; a question still waiting for its payment is not a question yet. */
+export type ClientQuestionStatus = Exclude<(typeof QUESTION_STATUSES)[number], "awaiting_payment">;
+
+export type ExpertRef = { id: number; name: string; customUrl: string | null };
+
+export type ClientQuestion = {
+  id: number;
+  question: string;
+  answer: string | null;
+  status: ClientQuestionStatus;
+  requestAudioResponse: boolean;
+  /** A recorded answer exists; it streams from /questions/{id}/audio (access-checked). */
+  hasAudio: boolean;
+  /** Epoch milliseconds. */
+  askedAt: number;
+  answeredAt: number | null;
+  expert: ExpertRef | null;
+};
+
+export type ClientBooking = {
+  id: number;
+  /** The expert's local date (yyyy-MM-dd) and times (HH:MM). */
+  date: string;
+  startTime: string;
+  endTime: string;
+  /** Epoch milliseconds (UTC). */
+  startsAt: number;
+  duration: number;
+  status: "pending" | "confirmed" | "completed" | "cancelled";
+  expertTimeZone: string;
+  expert: ExpertRef;
+};
+
+export type ClientDashboard = {
+  favorites: ExpertCardData[];
+  questions: ClientQuestion[];
+  bookings: ClientBooking[];
+};
+
+const LIST_LIMIT = 200;
+
+type QuestionRow = {
+  id: number;
+  question: string;
+  answer: string | null;
+  status: ClientQuestionStatus;
+  request_audio_response: number;
+  audio_response: string | null;
+  created_at: number;
+  answered_at: number | null;
+  expert_id: number | null;
+  expert_custom_url: string | null;
+  name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+};
+
+type BookingRow = {
+  id: number;
+  date: string;
+  start_time: string;
+  end_time: string;
+  starts_at: number;
+  duration: number;
+  status: ClientBooking["status"];
+  time_zone: string;
+  expert_id: number;
+  expert_custom_url: string | null;
+  name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  username: string | null;
+};
+
+/** Everything on the dashboard, in one D1 round trip. */
+export async function getClientDashboard(db: Database, userId: number): Promise<ClientDashboard> {
+  const [favorites, questions, bookings] = await rawBatch(db, [
+    favoriteExpertCardsQuery(db, userId),
+    allRows<QuestionRow>(
+      db,
+      sql`
+      SELECT q.id AS id, q.question AS question, q.answer AS answer, q.status AS status,
+        q.request_audio_response AS request_audio_response, q.audio_response AS audio_response,
+        q.created_at AS created_at, q.answered_at AS answered_at,
+        e.id AS expert_id, e.custom_url AS expert_custom_url,
+        u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username
+      FROM questions q
+      LEFT JOIN experts e ON e.id = q.expert_id AND e.deleted_at IS NULL
+      LEFT JOIN users u ON u.id = e.user_id
+      WHERE q.user_id = ${userId} AND q.status <> 'awaiting_payment'
+      ORDER BY q.created_at DESC, q.id DESC
+      LIMIT ${LIST_LIMIT}`,
+    ),
+    // Held-but-unpaid and lapsed holds were never bookings from the client's point of view.
+    allRows<BookingRow>(
+      db,
+      sql`
+      SELECT b.id AS id, b.date AS date, b.start_time AS start_time, b.end_time AS end_time,
+        b.starts_at AS starts_at, b.duration AS duration, b.status AS status,
+        e.time_zone AS time_zone, e.id AS expert_id, e.custom_url AS expert_custom_url,
+        u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username
+      FROM bookings b
+      JOIN experts e ON e.id = b.expert_id
+      JOIN users u ON u.id = e.user_id
+      WHERE b.user_id = ${userId} AND b.status NOT IN ('awaiting_payment', 'expired')
+      ORDER BY b.starts_at DESC, b.id DESC
+      LIMIT ${LIST_LIMIT}`,
+    ),
+  ]);
+
+  return {
+    favorites: favorites.map(toCard),
+    questions: questions.map((row) => ({
+      id: row.id,
+      question: row.question,
+      answer: row.answer,
+      status: row.status,
+      requestAudioResponse: Boolean(row.request_audio_response),
+      hasAudio: Boolean(row.audio_response),
+      askedAt: Number(row.created_at),
+      answeredAt: row.answered_at === null ? null : Number(row.answered_at),
+      expert:
+        row.expert_id === null
+          ? null
+          : { id: row.expert_id, name: displayName(row), customUrl: row.expert_custom_url },
+    })),
+    bookings: bookings.map((row) => ({
+      id: row.id,
+      date: row.date,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      startsAt: Number(row.starts_at),
+      duration: row.duration,
+      status: row.status,
+      expertTimeZone: row.time_zone,
+      expert: {
+        id: row.expert_id,
+        name: displayName(row),
+        customUrl: row.expert_custom_url,
+      },
+    })),
+  };
+}

@@ -1,0 +1,25 @@
+import type { HeadersArgs, LoaderFunctionArgs, MetaArgs } from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { BrowsePage, browseMeta } from "~/components/expert-browse";
+import { publicPageHeaders } from "~/services/cache.server";
+import { loadBrowsePage } from "~/services/read-models.server";
+import discoveryStyles from "~/styles/discovery.css";
+
+export const links = () => [{ rel: "stylesheet", href: discoveryStyles }];
+
+export const meta = ({ data }: MetaArgs<typeof loader>) => browseMeta(data);
+
+export const headers = ({ loaderHeaders }: HeadersArgs) => loaderHeaders;
+
+/** /experts: every expert, filtered by the query (search, ?category=, price, sort, page). */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const view = await loadBrowsePage(context, url, { basePath: "/experts", pathCategory: null });
+  return data({ origin: url.origin, ...view }, { headers: publicPageHeaders(request) });
+}
+
+export default function ExpertsBrowse() {
+  const view = useLoaderData<typeof loader>();
+  return <BrowsePage view={view} />;
+}

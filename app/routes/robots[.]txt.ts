@@ -1,0 +1,47 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+
+/** Private areas search engines should leave alone; public profiles under /expert/{id} stay crawlable. */
+const DISALLOWED = [
+  "/admin",
+  "/api/",
+  "/auth",
+  "/login",
+  "/register",
+  "/logout",
+  "/dashboard",
+  "/expert/dashboard",
+  "/expert/questions",
+  "/expert/bookings",
+  "/expert/settings",
+  "/expert/account",
+  "/expert/earnings",
+  "/expert/availability",
+  "/expert/share",
+  "/expert/login",
+  "/expert/quick-login",
+  "/user/quick-login",
+  "/quick-login",
+  "/test-login",
+  "/test-audio",
+  "/ask",
+  "/book",
+  "/checkout",
+  "/questions/",
+  "/webhooks/",
+];
+
+/** /robots.txt: everything public may be crawled; points at the sitemap. */
+export function loader({ request }: LoaderFunctionArgs) {
+  const origin = new URL(request.url).origin;
+  const body = [
+    "User-agent: *",
+    "Allow: /",
+    ...DISALLOWED.map((path) => `Disallow: ${path}`),
+    "",
+    `Sitemap: ${origin}/sitemap.xml`,
+    "",
+  ].join("\n");
+  return new Response(body, {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" },
+  });
+}

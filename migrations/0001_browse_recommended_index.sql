@@ -1,0 +1,1 @@
+CREATE INDEX `experts_recommended_idx` ON `experts` ("is_top_expert" desc,"is_verified" desc,`id`);

@@ -1,0 +1,85 @@
+import autocannon from "autocannon";
+import type { BenchTarget } from "./targets";
+
+/** What a browser sends: pages are compared as they are served to real visitors. */
+export const BENCH_HEADERS = {
+  "Accept-Encoding": "gzip",
+  Accept: "text/html,application/xhtml+xml,*/*;q=0.8",
+  "User-Agent": "expert-answers-bench (autocannon)",
+};
+
+export type LoadOptions = { connections: number; durationSeconds: number };
+
+export type Measurement = {
+  target: string;
+  path: string;
+  round: number;
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  requests: number;
+  errors: number;
+  non2xx: number;
+  bytesPerSecond: number;
+};
+
+/** Loads one URL with autocannon for the given time and connections. */
+export async function measure(
+  baseUrl: string,
+  target: BenchTarget,
+  round: number,
+  { connections, durationSeconds }: LoadOptions,
+): Promise<Measurement> {
+  const result = await autocannon({
+    url: `${baseUrl}${target.path}`,
+    connections,
+    duration: durationSeconds,
+    headers: BENCH_HEADERS,
+  });
+  return {
+    target: target.name,
+    path: target.path,
+    round,
+    requestsPerSecond: result.requests.average,
+    latencyP50Ms: result.latency.p50,
+    latencyP99Ms: result.latency.p99,
+    requests: result.requests.total,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    bytesPerSecond: result.throughput.average,
+  };
+}
+
+export type Probe = {
+  target: string;
+  status: number;
+  contentEncoding: string | null;
+  bytes: number;
+  edgeCache: string | null;
+  d1Queries: string | null;
+};
+
+/** One request per target: what the server answers (status, size, edge-cache state, D1 round trips). */
+export async function probe(baseUrl: string, target: BenchTarget): Promise<Probe> {
+  const response = await fetch(`${baseUrl}${target.path}`, { headers: BENCH_HEADERS });
+  const body = new Uint8Array(await response.arrayBuffer());
+  return {
+    target: target.name,
+    status: response.status,
+    contentEncoding: response.headers.get("Content-Encoding"),
+    bytes: body.byteLength,
+    edgeCache: response.headers.get("X-Edge-Cache"),
+    d1Queries: response.headers.get("X-D1-Queries"),
+  };
+}
+
+/** Sends a few sequential requests to each target, so caches and the isolate are warm. */
+export async function warmUp(baseUrl: string, targets: BenchTarget[], requestsEach = 20) {
+  for (const target of targets) {
+    for (let index = 0; index < requestsEach; index++) {
+      const response = await fetch(`${baseUrl}${target.path}`, { headers: BENCH_HEADERS });
+      if (!response.ok) throw new Error(`warm-up: ${target.path} answered ${response.status}`);
+      await response.arrayBuffer();
+    }
+  }
+}

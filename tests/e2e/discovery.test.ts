@@ -1,0 +1,404 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { gotoHydrated, signInAs } from "./support/pages";
+
+/** The names on the expert cards, in order. */
+const cardNames = (page: Page) => page.locator(".expert-card__name").allTextContents();
+const search = (page: Page) => page.getByRole("searchbox", { name: "Search experts" });
+
+/** Opens the Filters menu once any navigation has closed it (it closes itself after each one). */
+async function openFilters(page: Page) {
+  const menu = page.locator("details.filters-menu");
+  await expect.poll(() => menu.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(false);
+  await menu.locator("summary").click();
+  await expect.poll(() => menu.evaluate((element) => (element as HTMLDetailsElement).open)).toBe(true);
+}
+
+describe("the home page", () => {
+  it("scrolls the category carousel 300 px a step, disabling each button at its end", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/");
+    const left = page.getByRole("button", { name: "Scroll categories left" });
+    const right = page.getByRole("button", { name: "Scroll categories right" });
+    const track = page.locator("#category-track");
+    const scrollLeft = () => track.evaluate((element) => Math.round(element.scrollLeft));
+
+    expect(await left.isDisabled()).toBe(true);
+    expect(await right.isEnabled()).toBe(true);
+    const max = await track.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(max).toBeGreaterThan(300);
+    await right.click();
+    await expect.poll(scrollLeft).toBe(300);
+    await expect.poll(() => left.isEnabled()).toBe(true);
+    await screenshot(page, "discovery-home-carousel-desktop");
+
+    // Keep going, a step at a time, to the end: the right button turns off there.
+    for (let position = 300; position < max; ) {
+      expect(await right.isEnabled()).toBe(true);
+      await right.click();
+      position = Math.min(position + 300, max);
+      await expect.poll(scrollLeft).toBe(position);
+    }
+    await expect.poll(() => right.isDisabled()).toBe(true);
+
+    await left.click();
+    await expect.poll(() => right.isEnabled()).toBe(true);
+    // Every category links to its page.
+    await Promise.all([
+      page.waitForURL("**/category/starting-a-business"),
+      track.getByRole("link").first().click(),
+    ]);
+    await page.getByRole("heading", { level: 1, name: "Starting a Business Experts" }).waitFor();
+  });
+
+  it("shows a default icon when a category image fails to load", async () => {
+    const page = await newPage(DESKTOP);
+    await page.route("**/images/categories/funding-and-finance.svg", (route) =>
+      route.fulfill({ status: 404, body: "" }),
+    );
+    await gotoHydrated(page, "/");
+    const tile = page.locator('#category-track a[href="/category/funding-and-finance"]');
+    await expect.poll(() => tile.getByTestId("category-fallback-icon").count()).toBe(1);
+    expect(await tile.locator("img").count()).toBe(0);
+    expect(await tile.textContent()).toContain("Funding and Finance");
+    // The others keep their pictures.
+    expect(await page.locator('#category-track a[href="/category/legal"] img').count()).toBe(1);
+  });
+
+  it("opens one FAQ answer at a time and closes it again", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/#faq");
+    const faq = page.locator("#faq");
+    const first = faq.getByRole("button", { name: "How quickly will I get an answer?" });
+    const second = faq.getByRole("button", { name: "Can I ask a follow-up question?" });
+    const firstAnswer = faq.getByText("Every question is answered within 24 hours");
+    const secondAnswer = faq.getByText("it counts as a new question");
+
+    expect(await first.getAttribute("aria-expanded")).toBe("false");
+    await first.click();
+    await firstAnswer.waitFor({ state: "visible" });
+    expect(await first.getAttribute("aria-expanded")).toBe("true");
+
+    await second.click();
+    await secondAnswer.waitFor({ state: "visible" });
+    await expect.poll(() => firstAnswer.isVisible()).toBe(false);
+    expect(await first.getAttribute("aria-expanded")).toBe("false");
+
+    // Collapsible: pressing the open one closes it.
+    await second.click();
+    await expect.poll(() => secondAnswer.isVisible()).toBe(false);
+    expect(await faq.locator('[aria-expanded="true"]').count()).toBe(0);
+    await screenshot(page, "discovery-home-faq-phone");
+  });
+
+  it("features experts with View Profile and Browse All Experts, at 390 and 1280 px", async () => {
+    for (const [name, viewport] of [
+      ["phone", PHONE],
+      ["desktop", DESKTOP],
+    ] as const) {
+      const page = await newPage(viewport);
+      await gotoHydrated(page, "/");
+      const featured = page.locator("section", {
+        has: page.getByRole("heading", { name: "Featured Experts" }),
+      });
+      expect(await featured.locator(".expert-card").count()).toBeGreaterThan(0);
+      expect(await featured.getByRole("link", { name: "Browse All Experts" }).getAttribute("href")).toBe(
+        "/experts",
+      );
+      await screenshot(page, `discovery-home-${name}`);
+      await Promise.all([
+        page.waitForURL("**/demo-expert"),
+        featured.getByRole("link", { name: "View Profile: Sarah Mitchell" }).click(),
+      ]);
+      await page.getByRole("heading", { name: "Sarah Mitchell", level: 1 }).waitFor();
+    }
+  });
+});
+
+describe("browsing experts", () => {
+  it("filters from the URL, keeps the filters in the controls, and survives a reload", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/experts?q=marketing&sort=price_low");
+    expect(await search(page).inputValue()).toBe("marketing");
+    expect(await page.getByLabel("Sort by").inputValue()).toBe("price_low");
+    const names = await cardNames(page);
+    expect(names.length).toBeGreaterThan(1);
+    expect(names).toContain("Marcus Reed");
+    expect(names).not.toContain("Olivia Grant");
+    const prices = (await page.locator(".expert-card__price strong").allTextContents()).map((price) =>
+      Number(price.replace("$", "")),
+    );
+    expect(prices).toEqual([...prices].sort((a, b) => a - b));
+    await page.getByText("Search: “marketing”").waitFor();
+
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]");
+    expect(await search(page).inputValue()).toBe("marketing");
+    expect(await cardNames(page)).toEqual(names);
+  });
+
+  it("filters with the controls, writes them to the URL, and goes back through them", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/experts");
+    const all = await cardNames(page);
+
+    await search(page).fill("legal");
+    await page.waitForURL("**/experts?q=legal");
+    await expect.poll(() => cardNames(page)).toEqual(["Olivia Grant"]);
+    // Starting a search is a step Back can undo; refining it is not another step.
+    await search(page).fill("legal ol");
+    await page.waitForURL("**/experts?q=legal+ol");
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/experts" && url.search === "");
+    await expect.poll(() => search(page).inputValue()).toBe("");
+    await page.goForward();
+    await page.waitForURL("**/experts?q=legal+ol");
+    await expect.poll(() => cardNames(page)).toEqual(["Olivia Grant"]);
+
+    await search(page).fill("");
+    await page.waitForURL((url) => url.pathname === "/experts" && url.search === "");
+    await page.getByLabel("Category", { exact: true }).selectOption("marketing-and-branding");
+    await page.waitForURL("**/experts?category=marketing-and-branding");
+    await expect.poll(() => cardNames(page)).toEqual(["Marcus Reed", "James Whitaker", "Grace Thompson"]);
+
+    await page.getByLabel("Sort by").selectOption("price_high");
+    await page.waitForURL("**/experts?category=marketing-and-branding&sort=price_high");
+    await expect.poll(() => cardNames(page)).toEqual(["Marcus Reed", "James Whitaker", "Grace Thompson"]);
+    await page.getByLabel("Sort by").selectOption("price_low");
+    await expect.poll(() => cardNames(page)).toEqual(["Grace Thompson", "James Whitaker", "Marcus Reed"]);
+
+    // The Filters menu: price presets and a typed range.
+    await openFilters(page);
+    await page.getByRole("link", { name: "$0 - $100" }).click();
+    await page.waitForURL("**/experts?category=marketing-and-branding&sort=price_low&maxPrice=100");
+    await page.getByText("Price: Up to $100").waitFor();
+    await openFilters(page);
+    await page.getByLabel("Min ($)").fill("8");
+    await page.getByLabel("Max ($)").fill("11");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL("**/experts?category=marketing-and-branding&sort=price_low&minPrice=8&maxPrice=11");
+    await expect.poll(() => cardNames(page)).toEqual(["James Whitaker"]);
+    await screenshot(page, "discovery-browse-filtered-desktop");
+
+    // Back goes through the previous filters.
+    await page.goBack();
+    await page.waitForURL("**/experts?category=marketing-and-branding&sort=price_low&maxPrice=100");
+    await expect.poll(() => cardNames(page)).toEqual(["Grace Thompson", "James Whitaker", "Marcus Reed"]);
+
+    // A chip removes its filter; Clear All removes them all.
+    await page.getByRole("link", { name: "Remove filter Category: Marketing and Branding" }).click();
+    await page.waitForURL("**/experts?sort=price_low&maxPrice=100");
+    await page.getByRole("link", { name: "Clear All" }).click();
+    await page.waitForURL("**/experts?sort=price_low");
+    await expect.poll(async () => (await cardNames(page)).length).toBe(Math.min(all.length, 12));
+  });
+
+  it("changes category pages from the select and says No Experts Found when nothing matches", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/category/sales");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Sales Experts");
+    await page.getByLabel("Category", { exact: true }).selectOption("legal");
+    await page.waitForURL("**/category/legal");
+    await expect.poll(() => cardNames(page)).toEqual(["Olivia Grant"]);
+    await search(page).fill("zeppelin");
+    await page.waitForURL("**/category/legal?q=zeppelin");
+    await page.getByRole("heading", { name: "No Experts Found" }).waitFor();
+    await screenshot(page, "discovery-browse-empty-phone");
+    await gotoHydrated(page, "/experts");
+    await screenshot(page, "discovery-browse-phone");
+  });
+
+  it("shows six placeholders while the next results load", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/experts");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/experts.data*", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel("Sort by").selectOption("top_rated");
+    await expect.poll(() => page.locator(".skeleton-card").count()).toBe(6);
+    await screenshot(page, "discovery-browse-loading-desktop");
+    release();
+    await expect.poll(() => page.locator(".skeleton-card").count()).toBe(0);
+    expect((await cardNames(page)).length).toBeGreaterThan(0);
+  });
+
+  it("links each card to the custom URL or /expert/{id}", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/experts?q=whitaker");
+    const href = await page.getByRole("link", { name: "View Profile: James Whitaker" }).getAttribute("href");
+    expect(href).toMatch(/^\/expert\/\d+$/);
+    await gotoHydrated(page, "/experts?q=reed");
+    expect(await page.getByRole("link", { name: "View Profile: Marcus Reed" }).getAttribute("href")).toBe(
+      "/marcus-reed",
+    );
+  });
+});
+
+describe("expert profiles and favourites", () => {
+  it("tells a signed-out visitor to log in for 3 seconds when they press the heart", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/demo-expert");
+    await page.getByRole("button", { name: "Favorite Sarah Mitchell" }).click();
+    const notice = page.getByText("Login required, please login to favorite experts");
+    await notice.waitFor({ state: "visible" });
+    const login = page.getByRole("link", { name: "Log in" });
+    expect(await login.getAttribute("href")).toBe("/auth?redirectTo=%2Fdemo-expert");
+    expect(
+      await page.getByRole("button", { name: "Favorite Sarah Mitchell" }).getAttribute("aria-pressed"),
+    ).toBe("false");
+    await screenshot(page, "discovery-profile-login-notice-phone");
+    const shownAt = Date.now();
+    await notice.waitFor({ state: "hidden", timeout: 5_000 });
+    expect(Date.now() - shownAt).toBeGreaterThan(2_000);
+  });
+
+  it("adds and removes a favourite at once, and keeps it across reloads and the dashboard", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/marcus-reed");
+    const heart = page.getByRole("button", { name: "Favorite Marcus Reed" });
+    const pressed = () => heart.getAttribute("aria-pressed");
+    expect(await pressed()).toBe("false");
+
+    // Hold the server's answer: the heart must already show the new state while it is pending.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/marcus-reed.data*", async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    await heart.click();
+    await expect.poll(pressed).toBe("true");
+    release();
+    await page.waitForLoadState("networkidle");
+    await page.unroute("**/marcus-reed.data*");
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]");
+    expect(await pressed()).toBe("true");
+
+    await gotoHydrated(page, "/dashboard");
+    const favorites = page.locator("section", { has: page.locator("#favorite-experts") });
+    expect(await favorites.locator(".expert-card__name").allTextContents()).toContain("Marcus Reed");
+
+    await gotoHydrated(page, "/marcus-reed");
+    await heart.click();
+    await expect.poll(pressed).toBe("false");
+    await page.waitForLoadState("networkidle");
+    await page.reload();
+    await page.waitForSelector("html[data-hydrated]");
+    expect(await pressed()).toBe("false");
+  });
+
+  it("puts the heart back and says so when the request fails", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/hannah-kim");
+    const heart = page.getByRole("button", { name: "Favorite Hannah Kim" });
+    expect(await heart.getAttribute("aria-pressed")).toBe("false");
+    await page.route("**/hannah-kim.data*", (route) =>
+      route.request().method() === "POST" ? route.abort("connectionfailed") : route.continue(),
+    );
+    await heart.click();
+    await page.getByText("Couldn't update your favorites").first().waitFor();
+    await expect.poll(() => heart.getAttribute("aria-pressed")).toBe("false");
+    expect(await page.getByRole("heading", { name: "Hannah Kim", level: 1 }).isVisible()).toBe(true);
+  });
+
+  it("shows the profile with its fixed action bar on a phone, and the Q&A tab", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/demo-expert");
+    const bar = page.locator(".profile__bottom-bar");
+    expect(await bar.isVisible()).toBe(true);
+    expect(await bar.evaluate((element) => getComputedStyle(element).position)).toBe("fixed");
+    expect(await bar.getByRole("link", { name: /Ask a Question/ }).getAttribute("href")).toMatch(
+      /^\/ask\/\d+$/,
+    );
+    await screenshot(page, "discovery-profile-phone");
+    await page.getByRole("tab", { name: /Q&A/ }).click();
+    await page.getByText("Should we split equity 50/50", { exact: false }).first().waitFor();
+    await screenshot(page, "discovery-profile-qa-phone");
+
+    const desktop = await newPage(DESKTOP);
+    await gotoHydrated(desktop, "/demo-expert");
+    expect(await desktop.locator(".profile__bottom-bar").isVisible()).toBe(false);
+    await screenshot(desktop, "discovery-profile-desktop");
+  });
+});
+
+describe("the client dashboard", () => {
+  it("switches between All, Pending and Answered questions", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    expect(new URL(page.url()).pathname).toBe("/dashboard");
+    const questions = page.locator("section", { has: page.getByRole("heading", { name: "My Questions" }) });
+    const visibleItems = () => questions.locator('[role="tabpanel"]:not([hidden]) .question-item').count();
+    const visibleText = () => questions.locator('[role="tabpanel"]:not([hidden])').textContent();
+
+    const all = await visibleItems();
+    expect(all).toBeGreaterThan(2);
+    await screenshot(page, "discovery-dashboard-desktop");
+
+    await questions.getByRole("tab", { name: "Pending" }).click();
+    await expect.poll(visibleText).toContain("Awaiting expert answer");
+    const pending = await visibleItems();
+    expect(await visibleText()).not.toContain("Answer ·");
+
+    await questions.getByRole("tab", { name: "Answered" }).click();
+    await expect.poll(visibleText).not.toContain("Awaiting expert answer");
+    const answered = await visibleItems();
+    expect(answered).toBeGreaterThan(0);
+    expect(pending + answered).toBe(all);
+
+    // Keyboard: arrows move between the tabs.
+    await questions.getByRole("tab", { name: "Answered" }).focus();
+    await page.keyboard.press("ArrowLeft");
+    await expect
+      .poll(() => questions.getByRole("tab", { name: "Pending" }).getAttribute("aria-selected"))
+      .toBe("true");
+
+    await gotoHydrated(page, "/dashboard/bookings");
+    await page.getByRole("heading", { name: "My Bookings" }).waitFor();
+    expect(await page.locator(".bookings-table tbody tr").count()).toBeGreaterThan(0);
+
+    const phone = await newPage(PHONE);
+    await signInAs(phone, "client");
+    await screenshot(phone, "discovery-dashboard-phone");
+    await gotoHydrated(phone, "/dashboard/bookings");
+    await screenshot(phone, "discovery-dashboard-bookings-phone");
+  });
+
+  it("never shows a signed-in visitor the edge-cached anonymous home page", async () => {
+    const page = await newPage(DESKTOP);
+    for (let visit = 0; visit < 3; visit++) await page.goto("/");
+    await expect
+      .poll(async () => (await page.request.get("/")).headers()["x-edge-cache"])
+      .toMatch(/HIT|STALE/);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/");
+    const banner = page.getByRole("banner");
+    expect(await banner.getByRole("link", { name: "My Dashboard" }).isVisible()).toBe(true);
+    expect(await banner.getByRole("link", { name: "Sign Up" }).count()).toBe(0);
+  });
+});
+
+describe("not found", () => {
+  it("shows Category Not Found with a way home, and the 404 screen for unknown experts", async () => {
+    const page = await newPage(PHONE);
+    const category = await page.goto("/category/underwater-basket-weaving");
+    expect(category?.status()).toBe(404);
+    await page.getByRole("heading", { name: "Category Not Found" }).waitFor();
+    expect(await page.getByRole("link", { name: "Return to Home" }).getAttribute("href")).toBe("/");
+    await screenshot(page, "discovery-category-not-found-phone");
+    const expert = await page.goto("/no-such-expert");
+    expect(expert?.status()).toBe(404);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+  });
+});

@@ -1,0 +1,214 @@
+import * as build from "virtual:remix-server-build";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Expert } from "~/db/schema.server";
+import { PRIVATE_CACHE_CONTROL, PUBLIC_PAGE_CACHE_CONTROL } from "~/services/cache.server";
+import { edgeCacheKey, serveWithEdgeCache } from "../../workers/edge-cache";
+import { BASE, get, insertAccount, postForm, signIn } from "./support/accounts";
+import { addExpert, anonymous, categoriesBySlug, eventually } from "./support/discovery";
+
+const edge = () => (caches as unknown as { default: Cache }).default;
+/** The edge-cache key of an anonymous GET of `path` (the Worker adds the build's version). */
+const keyOf = (path: string) => edgeCacheKey(new Request(`${BASE}${path}`), build.assets.version) ?? "";
+const status = (response: Response) => response.headers.get("X-Edge-Cache");
+
+let ada: Expert;
+let cookie: string;
+
+beforeAll(async () => {
+  const categories = await categoriesBySlug();
+  ({ expert: ada } = await addExpert(categories, {
+    first: "Ada",
+    last: "Quill",
+    title: "Analytical Engine Consultant",
+    categories: ["tech-and-ai"],
+    questionRate: 2500,
+    isTopExpert: true,
+    customUrl: "ada-quill",
+  }));
+  await insertAccount("cache-client", "cache-pass-1");
+  cookie = await signIn("cache-client", "cache-pass-1");
+});
+
+/** Requests `path` anonymously until the edge cache answers it (its copy is stored in the background). */
+async function untilHit(path: string) {
+  return eventually(async () => {
+    const response = await anonymous(path);
+    const body = await response.text();
+    return status(response) === "HIT" ? { response, body } : null;
+  }, `an edge-cache hit for ${path}`);
+}
+
+describe("Cache-Control of the public pages", () => {
+  it("lets shared caches keep anonymous home, browse, category and profile pages", async () => {
+    for (const path of [
+      "/",
+      "/experts",
+      "/browse",
+      "/category/tech-and-ai",
+      `/expert/${ada.id}`,
+      `/experts/${ada.id}`,
+      "/ada-quill",
+    ]) {
+      const response = await anonymous(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("Cache-Control"), path).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+      expect(response.headers.get("Vary"), path).toContain("Cookie");
+      await response.body?.cancel();
+    }
+  });
+
+  it("marks the same pages private, no-store for anyone with a session cookie", async () => {
+    for (const path of [
+      "/",
+      "/experts",
+      "/category/tech-and-ai",
+      "/ada-quill",
+      "/_root.data",
+      "/dashboard",
+    ]) {
+      const response = await get(path, cookie);
+      expect(response.headers.get("Cache-Control"), path).toBe(PRIVATE_CACHE_CONTROL);
+      expect(status(response), path).toBe("BYPASS");
+      await response.body?.cancel();
+    }
+  });
+});
+
+describe("the edge cache", () => {
+  it("renders an anonymous page once, then serves the stored copy", async () => {
+    const first = await anonymous("/experts?sort=price_high");
+    expect(status(first)).toBe("MISS");
+    await first.body?.cancel();
+    const { response, body } = await untilHit("/experts?sort=price_high");
+    expect(response.headers.get("Cache-Control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    expect(Number(response.headers.get("Age"))).toBeGreaterThanOrEqual(0);
+    expect(response.headers.get("X-D1-Queries")).toBe("0");
+    expect(response.headers.get("X-Request-Id")).toBeTruthy();
+    expect(response.headers.has("X-Edge-Stored-At")).toBe(false);
+    expect(body).toContain("Ada Quill");
+  });
+
+  it("caches Remix data requests of public pages too", async () => {
+    const first = await anonymous("/ada-quill.data");
+    expect(first.status).toBe(200);
+    await first.body?.cancel();
+    const { body } = await untilHit("/ada-quill.data");
+    expect(body).toContain("Analytical Engine Consultant");
+  });
+
+  it("never gives a signed-in visitor the stored anonymous page", async () => {
+    const { body: anonymousPage } = await untilHit("/");
+    expect(anonymousPage).toContain("Sign Up");
+    const response = await get("/", cookie);
+    expect(status(response)).toBe("BYPASS");
+    const page = await response.text();
+    expect(page).toContain("My Dashboard");
+    expect(page).not.toContain(">Sign Up<");
+  });
+
+  it("bypasses the cache for a flash toast, unknown query parameters and non-GET requests", async () => {
+    await untilHit("/category/tech-and-ai");
+    const toast = await anonymous("/category/tech-and-ai", { Cookie: "__toast=abc" });
+    expect(status(toast)).toBe("BYPASS");
+    await toast.body?.cancel();
+    const tracking = await anonymous("/category/tech-and-ai?utm_source=newsletter");
+    expect(status(tracking)).toBe("BYPASS");
+    await tracking.body?.cancel();
+    const post = await postForm("/ada-quill", { intent: "favorite" });
+    expect(status(post)).toBe("BYPASS");
+  });
+
+  it("does not store not-found pages", async () => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const response = await anonymous("/expert/424242");
+      expect(response.status).toBe(404);
+      expect(status(response)).toBe("MISS");
+      await response.body?.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(await edge().match(keyOf("/expert/424242"))).toBeUndefined();
+  });
+
+  it("serves a copy past s-maxage while it re-renders in the background (stale-while-revalidate)", async () => {
+    const key = keyOf("/category/legal");
+    await edge().put(
+      key,
+      new Response("stale copy", {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Cache-Control": "public, s-maxage=360",
+          "X-Edge-Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
+          "X-Edge-Stored-At": String(Date.now() - 120_000),
+        },
+      }),
+    );
+    const stale = await anonymous("/category/legal");
+    expect(status(stale)).toBe("STALE");
+    expect(await stale.text()).toBe("stale copy");
+    expect(Number(stale.headers.get("Age"))).toBeGreaterThanOrEqual(120);
+    expect(stale.headers.get("Cache-Control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    const { body } = await untilHit("/category/legal");
+    expect(body).toContain("<h1>Legal Experts</h1>");
+  });
+
+  it("keys every copy by the build, so a new deploy never serves pages of the previous one", async () => {
+    const { body } = await untilHit("/category/funding-and-finance");
+    expect(body).toContain("Funding and Finance Experts");
+    const stored = await edge().match(keyOf("/category/funding-and-finance"));
+    expect(stored).toBeDefined();
+    await stored?.body?.cancel();
+    expect(await edge().match(`${BASE}/category/funding-and-finance`)).toBeUndefined();
+    expect(keyOf("/category/legal")).toContain(`__build=${build.assets.version}`);
+  });
+
+  it("renders anew once a copy is older than s-maxage plus stale-while-revalidate", async () => {
+    const key = keyOf("/category/sales");
+    await edge().put(
+      key,
+      new Response("expired copy", {
+        headers: {
+          "Cache-Control": "public, s-maxage=360",
+          "X-Edge-Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
+          "X-Edge-Stored-At": String(Date.now() - 400_000),
+        },
+      }),
+    );
+    const response = await anonymous("/category/sales");
+    expect(status(response)).toBe("MISS");
+    expect(await response.text()).toContain("<h1>Sales Experts</h1>");
+  });
+
+  it("never stores a response that sets a cookie, or one that is not public", async () => {
+    const pending: Promise<unknown>[] = [];
+    const options = {
+      cache: edge(),
+      waitUntil: (promise: Promise<unknown>) => pending.push(promise),
+      buildVersion: build.assets.version,
+    };
+    const request = new Request(`${BASE}/category/e-commerce`);
+    await serveWithEdgeCache(
+      request,
+      async () =>
+        new Response("with a cookie", {
+          headers: { "Cache-Control": PUBLIC_PAGE_CACHE_CONTROL, "Set-Cookie": "a=b" },
+        }),
+      options,
+    );
+    await serveWithEdgeCache(
+      new Request(`${BASE}/category/niche-models`),
+      async () => new Response("private", { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } }),
+      options,
+    );
+    await Promise.all(pending);
+    expect(await edge().match(keyOf("/category/e-commerce"))).toBeUndefined();
+    expect(await edge().match(keyOf("/category/niche-models"))).toBeUndefined();
+    // The same helper does store a public page, so the checks above are not vacuous.
+    await serveWithEdgeCache(
+      new Request(`${BASE}/category/sales?page=9`),
+      async () => new Response("public", { headers: { "Cache-Control": PUBLIC_PAGE_CACHE_CONTROL } }),
+      options,
+    );
+    await Promise.all(pending);
+    expect(await (await edge().match(keyOf("/category/sales?page=9")))?.text()).toBe("public");
+  });
+});

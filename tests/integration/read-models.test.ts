@@ -1,0 +1,117 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Category, Expert } from "~/db/schema.server";
+import { cacheKeys, invalidateCategories, invalidateExpert } from "~/services/cache.server";
+import { insertReview } from "../factories";
+import { db, get, insertAccount, signIn } from "./support/accounts";
+import { addExpert, cardNames, categoriesBySlug, waitForKv } from "./support/discovery";
+
+/**
+ * The KV read models behind the public pages, and their invalidation. Requests here are signed in:
+ * they skip the edge cache (which keeps anonymous copies for a minute) but read the same KV models.
+ */
+let categories: Map<string, Category>;
+let ada: Expert;
+let cookie: string;
+
+beforeAll(async () => {
+  categories = await categoriesBySlug();
+  ({ expert: ada } = await addExpert(categories, {
+    first: "Ada",
+    last: "Quill",
+    title: "Analytical Engine Consultant",
+    categories: ["tech-and-ai"],
+    questionRate: 2500,
+    customUrl: "ada-quill",
+  }));
+  await insertAccount("reader", "reader-pass-1");
+  cookie = await signIn("reader", "reader-pass-1");
+});
+
+const page = async (path: string) => (await get(path, cookie)).text();
+
+describe("the expert profile read model", () => {
+  it("serves the cached profile until invalidateExpert, then the new one", async () => {
+    expect(await page(`/expert/${ada.id}`)).toContain("Analytical Engine Consultant");
+    expect(await page("/ada-quill")).toContain("Analytical Engine Consultant");
+    await waitForKv(cacheKeys.expertProfile(ada.id));
+    await waitForKv(cacheKeys.expertIdByCustomUrl("ada-quill"));
+    await env.DB.prepare("UPDATE experts SET title = 'Difference Engine Designer' WHERE id = ?")
+      .bind(ada.id)
+      .run();
+    // Still the stored read model: the page did not go to D1.
+    expect(await page(`/expert/${ada.id}`)).toContain("Analytical Engine Consultant");
+    expect(await page("/ada-quill")).toContain("Analytical Engine Consultant");
+
+    await invalidateExpert(env.CACHE, { id: ada.id, customUrls: ["ada-quill"] });
+    expect(await page(`/expert/${ada.id}`)).toContain("Difference Engine Designer");
+    expect(await page("/ada-quill")).toContain("Difference Engine Designer");
+  });
+
+  it("follows a new custom URL after invalidation, and the old one stops answering", async () => {
+    expect((await get("/ada-quill", cookie)).status).toBe(200);
+    await waitForKv(cacheKeys.expertIdByCustomUrl("ada-quill"));
+    await env.DB.prepare("UPDATE experts SET custom_url = 'ada-q' WHERE id = ?").bind(ada.id).run();
+    await invalidateExpert(env.CACHE, { id: ada.id, customUrls: ["ada-quill", "ada-q"] });
+    expect((await get("/ada-q", cookie)).status).toBe(200);
+    expect((await get("/ada-quill", cookie)).status).toBe(404);
+    // Even when a writer forgets the old URL, its stale lookup never shows the expert under it.
+    expect((await get("/ada-q", cookie)).status).toBe(200);
+    await waitForKv(cacheKeys.expertIdByCustomUrl("ada-q"));
+    await env.DB.prepare("UPDATE experts SET custom_url = 'ada-new' WHERE id = ?").bind(ada.id).run();
+    await invalidateExpert(env.CACHE, { id: ada.id });
+    expect((await get("/ada-q", cookie)).status).toBe(404);
+    expect((await get("/ada-new", cookie)).status).toBe(200);
+  });
+
+  it("shows a new review's rating after the expert is invalidated", async () => {
+    await page(`/expert/${ada.id}`);
+    await waitForKv(cacheKeys.expertProfile(ada.id));
+    await insertReview(db(), { expertId: ada.id, rating: 2 });
+    expect(await page(`/expert/${ada.id}`)).toContain("Rated 5.0 out of 5, no reviews yet");
+    await invalidateExpert(env.CACHE, { id: ada.id });
+    expect(await page(`/expert/${ada.id}`)).toContain("Rated 2.0 out of 5 from 1 review");
+  });
+});
+
+describe("the home page read models", () => {
+  it("hides Featured Experts when there are none, and lists featured experts after invalidation", async () => {
+    const before = await page("/");
+    expect(before).not.toContain("Featured Experts");
+    await waitForKv(cacheKeys.featuredExperts());
+
+    await env.DB.prepare("UPDATE experts SET is_top_expert = 1 WHERE id = ?").bind(ada.id).run();
+    expect(await page("/")).not.toContain("Featured Experts");
+    // In-app navigations stream the featured experts in behind a skeleton instead of waiting.
+    const data = await (await get("/_root.data", cookie, { "Sec-Fetch-Dest": "empty" })).text();
+    expect(data).toContain('"featured",["P",');
+    await invalidateExpert(env.CACHE, { id: ada.id });
+    const after = await page("/");
+    expect(after).toContain("Featured Experts");
+    expect(after).toContain("Browse All Experts");
+    expect(cardNames(after)).toEqual(["Ada Quill"]);
+  });
+
+  it("shows a new category everywhere once the categories are invalidated", async () => {
+    await page("/experts");
+    await waitForKv(cacheKeys.categories());
+    await env.DB.prepare(
+      "INSERT INTO categories (name, slug, display_order) VALUES ('Space Tourism', 'space-tourism', 50)",
+    ).run();
+    expect(await page("/experts")).not.toContain("Space Tourism");
+    expect((await get("/category/space-tourism", cookie)).status).toBe(404);
+    await invalidateCategories(env.CACHE);
+    expect(await page("/experts")).toContain('<option value="space-tourism">Space Tourism</option>');
+    expect((await get("/category/space-tourism", cookie)).status).toBe(200);
+  });
+
+  it("serves a warm home page without touching D1", async () => {
+    await page("/");
+    await waitForKv(cacheKeys.categories());
+    await waitForKv(cacheKeys.featuredExperts());
+    const response = await get("/", cookie);
+    // The session lookup is the only D1 round trip left for a signed-in visitor.
+    expect(Number(response.headers.get("X-D1-Queries"))).toBe(1);
+    await response.body?.cancel();
+  });
+});

@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Expert } from "~/db/schema.server";
+import { BASE } from "./support/accounts";
+import { addExpert, anonymous, categoriesBySlug } from "./support/discovery";
+
+let ada: Expert;
+let plain: Expert;
+
+beforeAll(async () => {
+  const categories = await categoriesBySlug();
+  ({ expert: ada } = await addExpert(categories, {
+    first: "Ada",
+    last: "Quill",
+    title: "Analytical Engine Consultant",
+    categories: ["tech-and-ai"],
+    questionRate: 2500,
+    customUrl: "ada-quill",
+  }));
+  ({ expert: plain } = await addExpert(categories, {
+    first: "Pat",
+    last: "Plain",
+    title: "Generalist",
+    categories: ["sales"],
+    questionRate: 500,
+  }));
+});
+
+const titleOf = (html: string) => html.match(/<title>([^<]*)<\/title>/)?.[1];
+const descriptionOf = (html: string) => html.match(/<meta name="description" content="([^"]*)"/)?.[1];
+
+describe("search engines and sharing", () => {
+  it("gives every discovery page its own title and description", async () => {
+    const paths = [
+      "/",
+      "/experts",
+      "/category/tech-and-ai",
+      "/category/sales",
+      "/ada-quill",
+      `/expert/${plain.id}`,
+    ];
+    const titles = new Set<string | undefined>();
+    const descriptions = new Set<string | undefined>();
+    for (const path of paths) {
+      const html = await (await anonymous(path)).text();
+      titles.add(titleOf(html));
+      descriptions.add(descriptionOf(html));
+    }
+    expect(titles.size).toBe(paths.length);
+    expect(descriptions.size).toBe(paths.length);
+  });
+
+  it("points /browse and /category/all at /experts, and categories at themselves", async () => {
+    for (const [path, canonical] of [
+      ["/browse", "/experts"],
+      ["/category/all", "/experts"],
+      ["/experts?sort=price_low", "/experts"],
+      ["/category/tech-and-ai?sort=top_rated", "/category/tech-and-ai"],
+    ]) {
+      const html = await (await anonymous(path)).text();
+      expect(html, path).toContain(`<link rel="canonical" href="${BASE}${canonical}"/>`);
+    }
+    const search = await (await anonymous("/experts?q=ada")).text();
+    expect(search).toContain('<meta name="robots" content="noindex, follow"/>');
+  });
+
+  it("lists the home, browse, category and expert pages in /sitemap.xml", async () => {
+    const response = await anonymous("/sitemap.xml");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toContain("application/xml");
+    const xml = await response.text();
+    expect(xml).toContain('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    for (const path of [
+      "/",
+      "/experts",
+      "/category/tech-and-ai",
+      "/category/legal",
+      "/ada-quill",
+      `/expert/${plain.id}`,
+    ]) {
+      expect(xml, path).toContain(`<loc>${BASE}${path}</loc>`);
+    }
+    expect(xml).not.toContain(`/expert/${ada.id}<`);
+  });
+
+  it("serves /robots.txt pointing at the sitemap and keeping crawlers out of private areas", async () => {
+    const response = await anonymous("/robots.txt");
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text).toContain("User-agent: *");
+    expect(text).toContain(`Sitemap: ${BASE}/sitemap.xml`);
+    for (const path of ["/dashboard", "/admin", "/api/", "/expert/dashboard"]) {
+      expect(text).toContain(`Disallow: ${path}\n`);
+    }
+    expect(text).not.toMatch(/Disallow: \/expert\/\n/);
+  });
+});

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { PRIVATE_CACHE_CONTROL, PUBLIC_PAGE_CACHE_CONTROL } from "~/services/cache.server";
+import { edgeCacheKey, freshnessAt, isPublicPagePath, storableFreshness } from "../../workers/edge-cache";
+
+const request = (path: string, init: RequestInit = {}) => new Request(`https://expert.example${path}`, init);
+
+describe("which requests the edge cache may answer", () => {
+  it("takes anonymous GETs of home, browse, category and profile pages and their data requests", () => {
+    for (const path of [
+      "/",
+      "/_root.data",
+      "/experts",
+      "/experts.data",
+      "/browse",
+      "/category/legal",
+      "/category/legal.data",
+      "/expert/12",
+      "/expert/sarah-mitchell",
+      "/experts/12",
+      "/sarah-mitchell",
+      "/sarah-mitchell.data",
+      "/experts?q=tax&sort=top_rated&minPrice=100&maxPrice=250&page=2&category=legal",
+      "/expert/12?tab=qa",
+      "/experts.data?_routes=routes%2Fexperts._index",
+    ]) {
+      expect(edgeCacheKey(request(path)), path).not.toBeNull();
+    }
+  });
+
+  it("bypasses sessions, flash toasts, authorization, other methods, other pages and other parameters", () => {
+    expect(edgeCacheKey(request("/", { headers: { Cookie: "__session=abc" } }))).toBeNull();
+    expect(edgeCacheKey(request("/", { headers: { Cookie: "theme=dark; __toast=xyz" } }))).toBeNull();
+    expect(edgeCacheKey(request("/", { headers: { Authorization: "Bearer x" } }))).toBeNull();
+    expect(edgeCacheKey(request("/", { method: "POST" }))).toBeNull();
+    expect(edgeCacheKey(request("/", { method: "HEAD" }))).toBeNull();
+    for (const path of [
+      "/about",
+      "/dashboard",
+      "/expert/dashboard",
+      "/expert/login",
+      "/api/user/favorites",
+      "/admin",
+      "/experts?utm_source=x",
+      "/experts?_routes=x",
+      "/media/images/a.png",
+      "/expert/a/b",
+      "/ab",
+    ]) {
+      expect(edgeCacheKey(request(path)), path).toBeNull();
+    }
+    // Other cookies (analytics, preferences) do not make a visitor signed in.
+    expect(edgeCacheKey(request("/", { headers: { Cookie: "theme=dark; __session=" } }))).not.toBeNull();
+  });
+
+  it("keys by URL without the fragment, and by the build's version", () => {
+    expect(edgeCacheKey(request("/experts?q=ai#results"))).toBe("https://expert.example/experts?q=ai");
+    expect(edgeCacheKey(request("/experts?q=ai"), "abc123")).toBe(
+      "https://expert.example/experts?q=ai&__build=abc123",
+    );
+    // A visitor cannot pick the build: the parameter is not one the pages read.
+    expect(edgeCacheKey(request("/experts?__build=old"), "abc123")).toBeNull();
+    expect(isPublicPagePath("/questions")).toBe(false);
+  });
+});
+
+describe("which responses it stores, and for how long", () => {
+  const response = (cacheControl: string, init: ResponseInit = {}) =>
+    new Response("x", { ...init, headers: { "Cache-Control": cacheControl, ...init.headers } });
+
+  it("stores public 200s with s-maxage, remembering stale-while-revalidate", () => {
+    expect(storableFreshness(response(PUBLIC_PAGE_CACHE_CONTROL))).toEqual({
+      sMaxAge: 60,
+      staleWhileRevalidate: 300,
+    });
+    expect(storableFreshness(response("public, s-maxage=30"))).toEqual({
+      sMaxAge: 30,
+      staleWhileRevalidate: 0,
+    });
+  });
+
+  it("never stores private, cookie-setting, error or lifetime-less responses", () => {
+    expect(storableFreshness(response(PRIVATE_CACHE_CONTROL))).toBeNull();
+    expect(
+      storableFreshness(response(PUBLIC_PAGE_CACHE_CONTROL, { headers: { "Set-Cookie": "a=b" } })),
+    ).toBeNull();
+    expect(storableFreshness(response(PUBLIC_PAGE_CACHE_CONTROL, { status: 404 }))).toBeNull();
+    expect(storableFreshness(response("public, max-age=60"))).toBeNull();
+    expect(storableFreshness(response("public, s-maxage=60, no-cache"))).toBeNull();
+    expect(storableFreshness(new Response("x"))).toBeNull();
+  });
+
+  it("is fresh for s-maxage, then stale for stale-while-revalidate, then expired", () => {
+    const lifetimes = { sMaxAge: 60, staleWhileRevalidate: 300 };
+    expect(freshnessAt(0, lifetimes, 60_000)).toBe("fresh");
+    expect(freshnessAt(0, lifetimes, 61_000)).toBe("stale");
+    expect(freshnessAt(0, lifetimes, 360_000)).toBe("stale");
+    expect(freshnessAt(0, lifetimes, 361_000)).toBe("expired");
+    expect(freshnessAt(Number.NaN, lifetimes, 1)).toBe("expired");
+  });
+});
