@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   EMAIL_API_KEY: z.string().optional(),
   EMAIL_FROM: z.string().optional(),
   EMAIL_API_BASE: z.string().optional(),
+  /** `warn` drops the per-request info line (the benchmark); errors are always logged. */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
 export type AppConfig = {
@@ -35,6 +37,7 @@ export type AppConfig = {
     apiBase?: string;
   };
   email: { apiKey?: string; from?: string; apiBase?: string };
+  logLevel: "debug" | "info" | "warn" | "error";
 };
 
 export class ConfigError extends Error {}
@@ -69,5 +72,6 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
       apiBase: vars.STRIPE_API_BASE,
     },
     email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
+    logLevel: vars.LOG_LEVEL,
   };
 }

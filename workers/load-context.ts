@@ -4,6 +4,7 @@ import { type AppConfig, parseConfig } from "~/config.server";
 import { createDatabase, type Database, type QueryCounter } from "~/db/client.server";
 import { readCookie } from "~/lib/cookies";
 import type { Env } from "./env";
+import { createNonce } from "./security-headers";
 
 export const BOOKMARK_COOKIE = "__d1b";
 
@@ -17,6 +18,8 @@ declare module "@remix-run/cloudflare" {
     cache: KVNamespace;
     media: R2Bucket;
     requestId: string;
+    /** This render's Content-Security-Policy nonce (workers/security-headers.ts). */
+    cspNonce: string;
     queries: QueryCounter;
     waitUntil: (promise: Promise<unknown>) => void;
     /** Milliseconds since the epoch; tests replace it through the request clock header in test env. */
@@ -44,6 +47,7 @@ export function createLoadContext(request: Request, env: Env, ctx: ExecutionCont
     cache: env.CACHE,
     media: env.MEDIA,
     requestId: request.headers.get("cf-ray") ?? crypto.randomUUID(),
+    cspNonce: createNonce(),
     queries,
     waitUntil: (promise) => ctx.waitUntil(promise),
     now: () => Date.now(),
