@@ -16,7 +16,6 @@ import { seo } from "~/components/seo";
 import { SiteFooter } from "~/components/site-footer";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { ServerToast, Toaster } from "~/components/ui/toast";
-import { TooltipProvider } from "~/components/ui/tooltip";
 import { HydrationMarker } from "~/components/use-hydrated";
 import { getToast } from "~/services/flash.server";
 import appStylesHref from "~/styles/app.css";
@@ -79,15 +78,13 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main-content">
           Skip to content
         </a>
-        <TooltipProvider>
-          {bare ? null : <SiteHeader user={root?.user ?? null} />}
-          <main id="main-content" className="site-main" tabIndex={-1}>
-            <ServerToast toast={root?.toast} className="container" />
-            {children}
-          </main>
-          {bare ? null : <SiteFooter />}
-          <Toaster />
-        </TooltipProvider>
+        {bare ? null : <SiteHeader user={root?.user ?? null} />}
+        <main id="main-content" className="site-main" tabIndex={-1}>
+          <ServerToast toast={root?.toast} className="container" />
+          {children}
+        </main>
+        {bare ? null : <SiteFooter />}
+        <Toaster />
         <HydrationMarker />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

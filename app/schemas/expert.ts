@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { dollarsToCents } from "~/lib/money";
 import { isReservedCustomUrl } from "~/lib/reserved-urls";
+import { z } from "~/lib/zod";
 import { NewPasswordSchema, UsernameSchema } from "./auth";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/lib/zod";
 
 export const NEWSLETTER_EMAIL_MESSAGE = "Please enter a valid email address";
 
