@@ -123,7 +123,13 @@ export default function ExpertDashboard() {
               formatValue={formatCents}
               formatTick={(cents) => `$${Math.round(cents / 100)}`}
             />
-            <div className="table-scroll">
+            {/* Focusable so keyboard users can scroll the table sideways on a phone. */}
+            <div
+              className="table-scroll"
+              role="region"
+              aria-label="Questions answered and earnings by month"
+              tabIndex={0}
+            >
               <table className="data-table">
                 <caption className="visually-hidden">Questions answered and earnings by month</caption>
                 <thead>

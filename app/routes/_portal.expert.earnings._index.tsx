@@ -92,7 +92,8 @@ export default function Earnings() {
             formatValue={formatCents}
             formatTick={(cents) => `$${Math.round(cents / 100)}`}
           />
-          <div className="table-scroll">
+          {/* Focusable so keyboard users can scroll the table sideways on a phone. */}
+          <div className="table-scroll" role="region" aria-label="Earnings by month" tabIndex={0}>
             <table className="data-table">
               <caption className="visually-hidden">Earnings by month</caption>
               <thead>

@@ -103,7 +103,8 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
         })
         .slice(0, 8)
         .map(
-          (element) => `${describe(element)} right edge at ${Math.round(element.getBoundingClientRect().right)}px`,
+          (element) =>
+            `${describe(element)} right edge at ${Math.round(element.getBoundingClientRect().right)}px`,
         );
       horizontalOverflow = { scrollWidth: root.scrollWidth, viewportWidth, culprits };
     }
@@ -117,7 +118,10 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
         const dx = control.pinned ? 0 : window.scrollX;
         const dy = control.pinned ? 0 : window.scrollY;
         const { left, top, right, bottom } = control.box;
-        return { ...control, box: { left: left + dx, top: top + dy, right: right + dx, bottom: bottom + dy } };
+        return {
+          ...control,
+          box: { left: left + dx, top: top + dy, right: right + dx, bottom: bottom + dy },
+        };
       });
     const overlaps: string[] = [];
     for (let i = 0; i < controls.length; i++) {
@@ -128,7 +132,9 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
         if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
         const { width, height } = size(intersect(a.box, b.box));
         if (width > TOLERANCE && height > TOLERANCE) {
-          overlaps.push(`${describe(a.element)} overlaps ${describe(b.element)} (${Math.round(width)}x${Math.round(height)}px)`);
+          overlaps.push(
+            `${describe(a.element)} overlaps ${describe(b.element)} (${Math.round(width)}x${Math.round(height)}px)`,
+          );
         }
       }
     }
@@ -138,7 +144,10 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
   // 3. Controls that a pinned bar hides at the top of the page and at the bottom (where no more scrolling helps).
   const covered = new Set<string>();
   for (const end of ["top", "bottom"] as const) {
-    await page.evaluate((at) => window.scrollTo(0, at === "top" ? 0 : document.documentElement.scrollHeight), end);
+    await page.evaluate(
+      (at) => window.scrollTo(0, at === "top" ? 0 : document.documentElement.scrollHeight),
+      end,
+    );
     await page.waitForTimeout(50);
     const found = await page.evaluate((at) => {
       const isPinned = (element: Element | null) => {
@@ -150,13 +159,15 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
       };
       const height = window.innerHeight;
       const result: string[] = [];
-      const selector = "a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=tab]";
+      const selector =
+        "a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=tab]";
       for (const element of document.querySelectorAll(selector)) {
         if (isPinned(element)) continue;
         const box = element.getBoundingClientRect();
         if (box.width < 2 || box.height < 2) continue;
         const style = getComputedStyle(element);
-        if (style.visibility !== "visible" || style.pointerEvents === "none" || Number(style.opacity) === 0) continue;
+        if (style.visibility !== "visible" || style.pointerEvents === "none" || Number(style.opacity) === 0)
+          continue;
         const x = box.left + box.width / 2;
         const y = box.top + box.height / 2;
         // Only the half of the screen that no further scrolling can clear.
@@ -165,8 +176,13 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
         const hit = document.elementFromPoint(x, y);
         if (!hit || element.contains(hit) || hit.contains(element)) continue;
         if (isPinned(hit)) {
-          const text = (element as HTMLElement).innerText?.trim().slice(0, 40) || element.getAttribute("aria-label") || "";
-          result.push(`<${element.tagName.toLowerCase()}> "${text}" is under a fixed/sticky <${hit.tagName.toLowerCase()}> at the ${at}`);
+          const text =
+            (element as HTMLElement).innerText?.trim().slice(0, 40) ||
+            element.getAttribute("aria-label") ||
+            "";
+          result.push(
+            `<${element.tagName.toLowerCase()}> "${text}" is under a fixed/sticky <${hit.tagName.toLowerCase()}> at the ${at}`,
+          );
         }
       }
       return result;
@@ -174,5 +190,9 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
     for (const entry of found) covered.add(entry);
   }
   await page.evaluate(() => window.scrollTo(0, 0));
-  return { horizontalOverflow: problems.horizontalOverflow, overlaps: problems.overlaps, covered: [...covered] };
+  return {
+    horizontalOverflow: problems.horizontalOverflow,
+    overlaps: problems.overlaps,
+    covered: [...covered],
+  };
 }

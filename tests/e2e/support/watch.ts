@@ -22,8 +22,11 @@ export async function watchPage(page: Page): Promise<PageWatch> {
   });
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
-      const report = (window as unknown as { __reportCspViolation: (text: string) => void }).__reportCspViolation;
-      report(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`);
+      const report = (window as unknown as { __reportCspViolation: (text: string) => void })
+        .__reportCspViolation;
+      report(
+        `${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+      );
     });
   });
   page.on("console", (message) => {
@@ -42,7 +45,10 @@ export async function watchPage(page: Page): Promise<PageWatch> {
 }
 
 /** Serious and critical axe-core violations on the page as it is now (WCAG 2.x A/AA and best practices). */
-export async function seriousA11yViolations(page: Page, { include }: { include?: string } = {}): Promise<string[]> {
+export async function seriousA11yViolations(
+  page: Page,
+  { include }: { include?: string } = {},
+): Promise<string[]> {
   let builder = new AxeBuilder({ page });
   if (include) builder = builder.include(include);
   const results = await builder.analyze();
