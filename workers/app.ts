@@ -104,13 +104,13 @@ export default {
       console.error(JSON.stringify({ level: "error", message: "configuration", error: String(error) }));
       return new Response("The service is misconfigured.", { status: 500 });
     }
-    const { context, d1Session } = state;
+    const { context } = state;
     const response = isCrossSiteRequest(request)
       ? new Response("Cross-site requests are not allowed.", { status: 403 })
       : await serve(request, context, ctx);
     const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
     // Carry the D1 bookmark for signed-in users so their next read sees their own writes.
-    const bookmark = d1Session?.getBookmark();
+    const bookmark = state.d1Session?.getBookmark();
     if (bookmark && signedIn && encodeURIComponent(bookmark) !== readCookie(request, BOOKMARK_COOKIE)) {
       response.headers.append(
         "Set-Cookie",
