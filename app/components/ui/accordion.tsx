@@ -105,8 +105,7 @@ export function AccordionTrigger({ children }: { children: ReactNode }) {
 export function AccordionContent({ children }: { children: ReactNode }) {
   const { baseId, open } = useAccordion();
   return (
-    <div
-      role="region"
+    <section
       id={`${baseId}-content`}
       aria-labelledby={`${baseId}-trigger`}
       className="accordion-content"
@@ -114,6 +113,6 @@ export function AccordionContent({ children }: { children: ReactNode }) {
       hidden={!open}
     >
       <div className="accordion-content__inner">{children}</div>
-    </div>
+    </section>
   );
 }

@@ -139,6 +139,7 @@ export function TabsContent({
       aria-labelledby={tabs.idFor("trigger", value)}
       data-state={selected ? "active" : "inactive"}
       hidden={!selected}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: the WAI-ARIA tabs pattern makes the panel focusable so Tab reaches its content
       tabIndex={0}
       className={cx("tabs-content", className)}
       {...props}
