@@ -6,7 +6,7 @@ export const CONFIRMATION_COPY = {
   subscription: {
     title: "Subscription Activated!",
     description:
-      "Your monthly subscription is active. You can ask one new question per day, and each one gets a personalised expert answer within 24 hours.",
+      "Your monthly subscription is active: one new question per day is included, and each one gets a personalised expert answer within 24 hours.",
   },
   question: {
     title: "Question Submitted!",
@@ -50,6 +50,11 @@ export function ConfirmationScreen({
           {questionId ? (
             <Link to={`/questions/${questionId}`} className={buttonClass({ variant: "secondary" })}>
               View your question
+            </Link>
+          ) : null}
+          {kind === "subscription" ? (
+            <Link to="/experts" className={buttonClass({ variant: "secondary" })}>
+              Ask today's question
             </Link>
           ) : null}
           <Link to="/dashboard" className={buttonClass({ variant: "secondary" })}>

@@ -410,6 +410,36 @@ async function setCancelAtPeriodEnd(
   return { ok: true, endDate: after?.endDate ?? state.endDate! };
 }
 
+/**
+ * Deleting an account ends its Stripe subscription at once, so a deleted person is never billed
+ * again. Not ok (and the caller keeps the account) when Stripe cannot be reached.
+ */
+export async function endSubscriptionOfDeletedAccount(
+  deps: SubscriptionDeps,
+  userId: number,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const { db, now } = deps;
+  const state = await getSubscriptionState(db, userId);
+  const subscriptionId = state?.stripeSubscriptionId;
+  if (!deps.stripe || !subscriptionId || state.status === "canceled") return { ok: true };
+  try {
+    await cancelAtStripe(deps.stripe, subscriptionId);
+  } catch (error) {
+    logError("cancel subscription of deleted account failed", { userId, error: String(error) });
+    return { ok: false, message: SUBSCRIPTION_MESSAGES.provider };
+  }
+  await db
+    .update(users)
+    .set({
+      subscriptionStatus: "canceled",
+      subscriptionEndDate: now,
+      subscriptionCancelAtPeriodEnd: false,
+      subscriptionEventAt: laterEventAt(now),
+    })
+    .where(and(eq(users.id, userId), eq(users.stripeSubscriptionId, subscriptionId)));
+  return { ok: true };
+}
+
 // ---------------------------------------------------------------------------------------------
 // The scheduled task (issue 9's cron calls this)
 

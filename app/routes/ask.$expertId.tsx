@@ -88,6 +88,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         }
       : null,
     publishableKey: mode === "paid" ? (context.config.stripe.publishableKey ?? null) : null,
+    // A subscriber whose renewal failed asks and pays like anyone; say why.
+    subscriptionPaymentFailed:
+      !allowance && (user.subscriptionStatus === "past_due" || user.subscriptionStatus === "unpaid"),
   };
 }
 
@@ -130,7 +133,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 class LoginRequired extends Error {}
 
 export default function AskScreen() {
-  const { expert, ownProfile, price, mode, allowance, publishableKey } = useLoaderData<typeof loader>();
+  const { expert, ownProfile, price, mode, allowance, publishableKey, subscriptionPaymentFailed } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -303,6 +307,12 @@ export default function AskScreen() {
             {allowanceUsed
               ? "You have used today's question included in your subscription. Your next question is available tomorrow (UTC)."
               : "Included in your subscription: 1 question left today."}
+          </p>
+        ) : null}
+        {subscriptionPaymentFailed ? (
+          <p className="notice notice--warning" role="status">
+            Your subscription's last payment failed, so this question is paid on its own. Once the payment
+            goes through, your daily question is back.
           </p>
         ) : null}
 

@@ -392,6 +392,7 @@ describe("Stripe's subscription webhooks", () => {
     const expert = await newExpert("past-due", 2200);
     const page = await (await get(`/ask/${expert.expertId}`, subscriber.cookie)).text();
     expect(page).toContain("Pay $22.00 and get your personalized expert answer within 24 hours");
+    expect(page).toContain("last payment failed, so this question is paid on its own");
     const asked = await postJson(
       "/api/questions",
       { question: QUESTION, expertId: expert.expertId },
@@ -574,5 +575,32 @@ describe("cancelling and resuming from the dashboard", () => {
       { cookie: client.cookie },
     );
     expect(response.status).toBe(400);
+  });
+});
+
+describe("deleting the account of a subscriber", () => {
+  it("ends the Stripe subscription first, so a deleted person is never billed again", async () => {
+    const subscriber = await activeSubscriber();
+    const refused = await stripeFake.failNextCancel(subscriber.subscriptionId);
+    expect(refused).toEqual({ ok: true });
+    const failed = await postForm("/dashboard/settings", { intent: "delete" }, { cookie: subscriber.cookie });
+    expect(failed.headers.get("Location")).toBe("/dashboard/settings");
+    expect(toastFrom(failed)).toMatchObject({ title: "Account deletion failed.", variant: "destructive" });
+    expect((await userRow(subscriber.userId)).deletedAt).toBeNull();
+    expect((await stripeFake.subscription(subscriber.subscriptionId)).status).toBe("active");
+
+    const deleted = await postForm(
+      "/dashboard/settings",
+      { intent: "delete" },
+      { cookie: subscriber.cookie },
+    );
+    expect(deleted.headers.get("Location")).toBe("/");
+    expect((await stripeFake.subscription(subscriber.subscriptionId)).status).toBe("canceled");
+    const user = await userRow(subscriber.userId);
+    expect(user.deletedAt).not.toBeNull();
+    expect(user.subscriptionStatus).toBe("canceled");
+    // Stripe's deletion event, arriving afterwards, is harmless.
+    const ended = await stripeFake.subscription(subscriber.subscriptionId);
+    expect(await deliver(stripeEvent("customer.subscription.deleted", ended))).toEqual(["processed"]);
   });
 });

@@ -46,6 +46,7 @@
  *   POST /__control/subscriptions/{id}/renew        the next period starts and its invoice is charged
  *                                                   ({status: "requires_payment_method"} declines it)
  *   POST /__control/subscriptions/{id}/end          the subscription ends (period over, or retries exhausted)
+ *   POST /__control/subscriptions/{id}/fail-next    the next cancellation fails with a 500 ({times?}: 3)
  *   GET  /__control/subscriptions/{id}, /__control/invoices/{id}, /__control/customers?email=
  * The tests build webhook events from what these return, as Stripe would send them.
  */
@@ -479,7 +480,9 @@ export function createStripeFake() {
   function takeFailure(intentId: string, operation: Operation): Failure | undefined {
     const key = `${intentId}:${operation}`;
     const failure = failNext.get(key);
-    failNext.delete(key);
+    const left = (failure?.times ?? 1) - 1;
+    if (failure && left > 0) failNext.set(key, { ...failure, times: left });
+    else failNext.delete(key);
     return failure;
   }
 
@@ -890,6 +893,8 @@ export function createStripeFake() {
         if (!subscription || subscription.status === "canceled") {
           return { response: noSuch("subscription", id), objects: [id] };
         }
+        const failure = takeFailure(id, "cancel");
+        if (failure) return { response: json(failure.status, { error: failure.error }), objects: [id] };
         endSubscription(subscription);
         return { response: json(200, renderSubscription(subscription, expand)), objects: [id] };
       }
@@ -962,6 +967,16 @@ export function createStripeFake() {
           invoice: renderInvoice(invoice, false),
           subscription: renderSubscription(subscription, []),
         });
+      }
+      if (action === "fail-next" && request.method === "POST") {
+        // The next cancellation of this subscription fails (Stripe unreachable or having a bad moment).
+        failNext.set(`${id}:cancel`, {
+          status: Number(body.httpStatus ?? 500),
+          error: { type: "api_error", message: body.message ?? "An unknown error occurred." },
+          // The library retries a 500 twice: by default it fails every try of one call.
+          times: Number(body.times ?? 3),
+        });
+        return json(200, { ok: true });
       }
       if (action === "end" && request.method === "POST") {
         // The period ran out on a subscription set to cancel (or Stripe gave up retrying): it ends.

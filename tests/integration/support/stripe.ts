@@ -77,6 +77,8 @@ export const stripeFake = {
       `/subscriptions/${id}/renew`,
       decline ? { status: "requires_payment_method", message: "Your card was declined." } : {},
     ),
+  /** The next cancellation of the subscription fails with a 500. */
+  failNextCancel: (id: string) => control<{ ok: true }>(`/subscriptions/${id}/fail-next`, {}),
   /** The subscription ends (its cancelled period ran out, or Stripe stopped retrying). */
   end: (id: string) => control<Stripe.Subscription>(`/subscriptions/${id}/end`, {}),
 };
