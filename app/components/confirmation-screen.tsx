@@ -65,7 +65,10 @@ export function ConfirmationScreen({
     >
       <p className="muted">{copy.description}</p>
       {kind === "subscription" ? (
-        <p>Your daily question allowance resets every day, so come back tomorrow with your next question.</p>
+        <p>
+          Ask today's question now: your daily question resets at midnight UTC, so another one is waiting
+          tomorrow.
+        </p>
       ) : (
         <p>
           We'll let you know as soon as your answer is ready. You can follow its status in your dashboard.

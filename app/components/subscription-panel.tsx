@@ -113,7 +113,7 @@ function StatusNote({ subscription, endText }: { subscription: SubscriptionView;
   if (subscription.active) {
     if (subscription.cancelAtPeriodEnd) {
       return (
-        <p className="subscription-panel__note notice notice--warning">
+        <p className="subscription-panel__note notice subscription-panel__note--warning">
           Your subscription is cancelled and ends on {endText}. You keep your daily question until then and
           won't be charged again. Changed your mind? Resume it before that date.
         </p>
@@ -136,7 +136,11 @@ function StatusNote({ subscription, endText }: { subscription: SubscriptionView;
       "Your subscription is unpaid, so questions are paid one at a time. Subscribe again to restart it.",
     incomplete: "Your first payment was not completed, so the subscription has not started.",
   };
-  return <p className="subscription-panel__note notice notice--warning">{notes[subscription.status]}</p>;
+  return (
+    <p className="subscription-panel__note notice subscription-panel__note--warning">
+      {notes[subscription.status]}
+    </p>
+  );
 }
 
 function Actions({ subscription, endText }: { subscription: SubscriptionView; endText: string | null }) {
