@@ -478,8 +478,6 @@ export type SubscriptionOverview = {
   questionsLeftToday: number;
   /** When the next included question is available (now, or midnight UTC tomorrow). */
   nextQuestionAt: number | null;
-  /** False for a subscription made in test mode (or seeded): cancelling it is local. */
-  billedByStripe: boolean;
 };
 
 /** The dashboard's subscription panel, or null for someone who never subscribed. */
@@ -501,7 +499,6 @@ export async function getSubscriptionOverview(
     priceCents: SUBSCRIPTION_PRICE_CENTS,
     questionsLeftToday: allowance?.questionsLeftToday ?? 0,
     nextQuestionAt: allowance?.nextQuestionAt.getTime() ?? null,
-    billedByStripe: state.stripeSubscriptionId !== null,
   };
 }
 
@@ -589,7 +586,8 @@ function subscriptionStateStatements(
   if (!status) return [];
   const final = status === "canceled";
   const endedAt = subscription.ended_at ?? subscription.canceled_at;
-  const endDate = final && endedAt ? new Date(endedAt * 1000) : periodEndOf(subscription);
+  // An ended subscription ended when Stripe says, else when we heard (never its unpaid period's end).
+  const endDate = final ? (endedAt ? new Date(endedAt * 1000) : at) : periodEndOf(subscription);
   return [
     db
       .update(users)

@@ -8,6 +8,7 @@ import {
 } from "@remix-run/cloudflare";
 import {
   Form,
+  Link,
   useActionData,
   useLoaderData,
   useLocation,
@@ -372,6 +373,12 @@ export default function AskScreen() {
             <p className="hint">
               Your card is authorised now and charged only when the expert answers. If they decline or do not
               answer within 24 hours, you are not charged.
+            </p>
+          ) : null}
+          {mode !== "subscription" && !subscriptionPaymentFailed ? (
+            <p className="hint">
+              Ask often? <Link to="/subscribe">Subscribe for $20/month</Link>: one new question a day is
+              included.
             </p>
           ) : null}
         </Form>

@@ -201,6 +201,7 @@ describe("lapseEndedSubscriptions (the scheduled task)", () => {
     const expert = await newExpert();
     const page = await (await get(`/ask/${expert.expertId}`, ended.cookie)).text();
     expect(page).toContain("Test Mode: Submit questions without payment");
+    expect(page).toMatch(/<a [^>]*href="\/subscribe"[^>]*>Subscribe for \$20\/month<\/a>/);
     expect(await dashboardHtml(ended.cookie)).toContain("Subscribe again");
     const again = await postForm("/subscribe", {}, { cookie: ended.cookie });
     expect(again.headers.get("Location")).toBe("/thank-you?subscription=true");

@@ -403,6 +403,20 @@ describe("Stripe's subscription webhooks", () => {
     expect(body).toMatchObject({ status: "requires_payment", amount: 2200 });
     expect((await getQuestion(body.questionId)).paymentState).toBe("none");
     expect(await dashboardHtml(subscriber.cookie)).toContain("Your last payment failed.");
+
+    // Subscribing again replaces the failing subscription instead of billing two.
+    const again = await requestSubscription({}, subscriber.cookie);
+    expect(again.response.status).toBe(200);
+    expect(again.body.subscriptionId).not.toBe(subscriber.subscriptionId);
+    expect((await stripeFake.subscription(subscriber.subscriptionId)).status).toBe("canceled");
+    expect(await userRow(subscriber.userId)).toMatchObject({
+      stripeSubscriptionId: again.body.subscriptionId,
+      subscriptionStatus: "incomplete",
+    });
+    // The old subscription's deletion, arriving late, changes nothing.
+    const old = await stripeFake.subscription(subscriber.subscriptionId);
+    await deliver(stripeEvent("customer.subscription.deleted", old, { created: later + 5 }));
+    expect((await userRow(subscriber.userId)).subscriptionStatus).toBe("incomplete");
   });
 
   it("logs and acknowledges an event for an unknown customer, changing nothing", async () => {
