@@ -6,7 +6,7 @@ export const CONFIRMATION_COPY = {
   subscription: {
     title: "Subscription Activated!",
     description:
-      "Your monthly subscription is active. You can ask one new question per day, and each one gets a personalised expert answer within 24 hours.",
+      "Your monthly subscription is active: one new question per day is included, and each one gets a personalised expert answer within 24 hours.",
   },
   question: {
     title: "Question Submitted!",
@@ -52,6 +52,11 @@ export function ConfirmationScreen({
               View your question
             </Link>
           ) : null}
+          {kind === "subscription" ? (
+            <Link to="/experts" className={buttonClass({ variant: "secondary" })}>
+              Ask today's question
+            </Link>
+          ) : null}
           <Link to="/dashboard" className={buttonClass({ variant: "secondary" })}>
             My Dashboard
           </Link>
@@ -60,7 +65,10 @@ export function ConfirmationScreen({
     >
       <p className="muted">{copy.description}</p>
       {kind === "subscription" ? (
-        <p>Your daily question allowance resets every day, so come back tomorrow with your next question.</p>
+        <p>
+          Ask today's question now: your daily question resets at midnight UTC, so another one is waiting
+          tomorrow.
+        </p>
       ) : (
         <p>
           We'll let you know as soon as your answer is ready. You can follow its status in your dashboard.

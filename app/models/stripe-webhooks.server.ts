@@ -8,9 +8,8 @@
  * one) changes nothing. Events nobody handles are recorded and acknowledged.
  *
  * To handle more events, add handlers below: bookings (issue 6) under `booking`
- * (`payment_intent.succeeded`, `payment_intent.payment_failed`), subscriptions (issue 7) under
- * `subscription` (`invoice.paid`, `invoice.payment_failed`, `customer.subscription.updated`,
- * `customer.subscription.deleted`).
+ * (`payment_intent.succeeded`, `payment_intent.payment_failed`). Subscriptions handle `invoice.paid`,
+ * `invoice.payment_failed`, `customer.subscription.updated` and `customer.subscription.deleted`.
  */
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -24,7 +23,13 @@ import {
   onQuestionPaymentFailed,
   type WebhookOutcome,
 } from "~/models/questions.server";
-import type { PaymentIntent, StripeEvent } from "~/services/stripe.server";
+import {
+  onInvoicePaid,
+  onInvoicePaymentFailed,
+  onSubscriptionDeleted,
+  onSubscriptionUpdated,
+} from "~/models/subscriptions.server";
+import type { PaymentIntent, Stripe, StripeEvent } from "~/services/stripe.server";
 
 export type { WebhookOutcome };
 
@@ -49,6 +54,16 @@ export const WEBHOOK_HANDLERS: Record<string, Partial<Record<EventType, WebhookH
     "payment_intent.canceled": (db, intent: PaymentIntent, now) => onQuestionPaymentCanceled(db, intent, now),
     "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
       onQuestionPaymentCaptured(db, intent, now),
+  },
+  // Matched to the user by the Stripe customer; events for anyone else are logged and acknowledged.
+  subscription: {
+    "invoice.paid": (db, invoice: Stripe.Invoice, now, event) => onInvoicePaid(db, invoice, now, event),
+    "invoice.payment_failed": (db, invoice: Stripe.Invoice, now, event) =>
+      onInvoicePaymentFailed(db, invoice, now, event),
+    "customer.subscription.updated": (db, subscription: Stripe.Subscription, now, event) =>
+      onSubscriptionUpdated(db, subscription, now, event),
+    "customer.subscription.deleted": (db, subscription: Stripe.Subscription, now, event) =>
+      onSubscriptionDeleted(db, subscription, now, event),
   },
 };
 
