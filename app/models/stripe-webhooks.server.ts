@@ -7,8 +7,9 @@
  * so an event is recorded exactly when its change is made, and a second delivery (even a concurrent
  * one) changes nothing. Events nobody handles are recorded and acknowledged.
  *
- * To handle more events, add handlers below: bookings (issue 6) under `booking`
- * (`payment_intent.succeeded`, `payment_intent.payment_failed`), subscriptions (issue 7) under
+ * To handle more events, add handlers below: bookings are under `booking`
+ * (`payment_intent.succeeded`, `payment_intent.processing`, `payment_intent.payment_failed`);
+ * subscriptions (issue 7) under
  * `subscription` (`invoice.paid`, `invoice.payment_failed`, `customer.subscription.updated`,
  * `customer.subscription.deleted`).
  */
@@ -17,6 +18,11 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { stripeEvents } from "~/db/schema.server";
+import {
+  onBookingPaymentFailed,
+  onBookingPaymentProcessing,
+  onBookingPaymentSucceeded,
+} from "~/models/bookings.server";
 import {
   onQuestionPaymentAuthorized,
   onQuestionPaymentCanceled,
@@ -49,6 +55,13 @@ export const WEBHOOK_HANDLERS: Record<string, Partial<Record<EventType, WebhookH
     "payment_intent.canceled": (db, intent: PaymentIntent, now) => onQuestionPaymentCanceled(db, intent, now),
     "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
       onQuestionPaymentCaptured(db, intent, now),
+  },
+  booking: {
+    "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
+      onBookingPaymentSucceeded(db, intent, now),
+    "payment_intent.processing": (db, intent: PaymentIntent) => onBookingPaymentProcessing(db, intent),
+    "payment_intent.payment_failed": (db, intent: PaymentIntent, now) =>
+      onBookingPaymentFailed(db, intent, now),
   },
 };
 
