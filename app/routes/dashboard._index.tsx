@@ -2,18 +2,29 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
+import { ClientBookingActions } from "~/components/bookings/client-booking-actions";
 import { ClientBookings, type ClientBookingView } from "~/components/client-bookings";
 import { ClientQuestions, type ClientQuestionView } from "~/components/client-questions";
 import { FavoriteExperts } from "~/components/favorite-experts";
+import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
+import bookingsStylesHref from "~/styles/bookings.css";
+
+export const links = () => [{ rel: "stylesheet", href: bookingsStylesHref }];
 
 /** The whole dashboard: overview, favourite experts, questions and bookings, in one D1 round trip. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const dashboard = await getClientDashboard(context.db, user.id);
+  const now = context.now();
+  const bookings = clientBookingsView(dashboard.bookings, {
+    clientName: user.name ?? user.username,
+    origin: new URL(request.url).origin,
+    now: new Date(now),
+  });
   return data(
-    { ...dashboard, now: context.now(), username: user.username },
+    { ...dashboard, bookings, now, username: user.username },
     { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },
   );
 }
@@ -59,7 +70,11 @@ export default function DashboardOverview() {
       </section>
       <FavoriteExperts experts={favorites} />
       <ClientQuestions questions={questions} />
-      <ClientBookings bookings={bookings} now={now} />
+      <ClientBookings
+        bookings={bookings}
+        now={now}
+        renderActions={(booking) => <ClientBookingActions booking={booking} now={now} />}
+      />
     </div>
   );
 }

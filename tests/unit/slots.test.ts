@@ -34,7 +34,8 @@ const every = (dayOfWeek: number, startTime: string, endTime: string): ScheduleW
 const allWeek = (startTime: string, endTime: string) =>
   [0, 1, 2, 3, 4, 5, 6].map((day) => every(day, startTime, endTime));
 const startsOf = (slots: { time: string }[]) => slots.map((slot) => slot.time);
-const instantsOf = (slots: { startsAt: number }[]) => slots.map((slot) => new Date(slot.startsAt).toISOString());
+const instantsOf = (slots: { startsAt: number }[]) =>
+  slots.map((slot) => new Date(slot.startsAt).toISOString());
 
 describe("the default schedule", () => {
   it("offers SPEC.md's nine hourly starts, 9:00 AM to 5:00 PM, Monday to Friday only", () => {
@@ -185,10 +186,20 @@ describe("slots across daylight-saving changes", () => {
 describe("what the server accepts (resolveSlot)", () => {
   const now = utc("2026-01-12T15:00:00Z"); // Monday 10:00 in New York
   const ask = (date: string, time: string, timeZone?: string) =>
-    resolveSlot({ schedule: DEFAULT_SCHEDULE, expertTimeZone: "America/New_York", date, time, timeZone, now });
+    resolveSlot({
+      schedule: DEFAULT_SCHEDULE,
+      expertTimeZone: "America/New_York",
+      date,
+      time,
+      timeZone,
+      now,
+    });
 
   it("accepts a start on the schedule, in the expert's zone or the client's", () => {
-    expect(ask("2026-01-13", "10:00")).toMatchObject({ ok: true, slot: { date: "2026-01-13", time: "10:00" } });
+    expect(ask("2026-01-13", "10:00")).toMatchObject({
+      ok: true,
+      slot: { date: "2026-01-13", time: "10:00" },
+    });
     // 16:00 in Berlin on a winter Tuesday is 10:00 in New York.
     expect(ask("2026-01-13", "16:00", "Europe/Berlin")).toMatchObject({
       ok: true,
@@ -239,7 +250,12 @@ describe("what the server accepts (resolveSlot)", () => {
 describe("the slots a client is offered (upcomingSlots)", () => {
   it("is the schedule minus the past minus the busy starts, up to the horizon", () => {
     const now = utc("2026-01-12T15:30:00Z"); // Monday 10:30 in New York
-    const all = upcomingSlots({ schedule: DEFAULT_SCHEDULE, timeZone: "America/New_York", now, horizonDays: 7 });
+    const all = upcomingSlots({
+      schedule: DEFAULT_SCHEDULE,
+      timeZone: "America/New_York",
+      now,
+      horizonDays: 7,
+    });
     expect(all[0]).toMatchObject({ date: "2026-01-12", time: "11:00" });
     const busy = [all[0].startsAt, all[2].startsAt];
     const free = upcomingSlots({
