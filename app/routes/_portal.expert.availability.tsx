@@ -207,11 +207,13 @@ function AvailabilitySwitch({ expertId, isAvailable }: { expertId: number; isAva
 function UpcomingAppointments({ appointments, today }: Pick<Loaded, "appointments" | "today">) {
   return (
     <section className="card stack" aria-labelledby="appointments-title">
-      <div className="section-heading">
-        <h2 id="appointments-title">Upcoming Appointments</h2>
-        <Link to="/expert/bookings">All bookings</Link>
+      <div>
+        <div className="section-heading">
+          <h2 id="appointments-title">Upcoming Appointments</h2>
+          <Link to="/expert/bookings">All bookings</Link>
+        </div>
+        <p className="hint">The next 7 days, in your time zone.</p>
       </div>
-      <p className="hint">The next 7 days, in your time zone.</p>
       {appointments.length === 0 ? (
         <p className="empty-state">No upcoming appointments scheduled</p>
       ) : (
@@ -309,7 +311,7 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
             {actionData.error}
           </p>
         ) : null}
-        <div className="field">
+        <div className="field schedule-time-zone">
           <Label htmlFor="schedule-time-zone">Time zone</Label>
           <select
             id="schedule-time-zone"

@@ -202,7 +202,7 @@ function BookingsScreen({ bookings, timeZone, today, now }: Loaded) {
         </section>
 
         <section className="card stack" aria-labelledby="day-title" aria-live="polite">
-          <h2 id="day-title">{`Sessions on ${formatDayLabel(day, today)}`}</h2>
+          <h2 id="day-title">{day === today ? "Today's sessions" : `Sessions on ${formatLongDate(day)}`}</h2>
           {onDay.length === 0 ? (
             <p className="empty-state">No sessions on this day.</p>
           ) : (
@@ -269,7 +269,7 @@ function BookingDetails({
 }) {
   const cancellable = booking.status === "confirmed" && booking.startsAt > now;
   return (
-    <DialogContent aria-describedby={`booking-${booking.id}-when`}>
+    <DialogContent className="booking-dialog" aria-describedby={`booking-${booking.id}-when`}>
       <DialogTitle>Session details</DialogTitle>
       <DialogDescription id={`booking-${booking.id}-when`}>
         {`${formatDayLabel(booking.date, today)}, ${formatTime12(booking.startTime)} – ${formatTime12(booking.endTime)} ${zoneName(booking.startsAt, timeZone)}`}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MonthCalendar } from "~/components/bookings/month-calendar";
 import { ExpertAvatar } from "~/components/expert-avatar";
 import { PaymentFields } from "~/components/payment/payment-fields";
@@ -147,6 +147,11 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
   const lastDate = dateInZone(now + BOOKING_HORIZON_DAYS * 86_400_000, viewerZone);
 
   const [month, setMonth] = useState(() => monthOf(today));
+  // Once the page runs in the client's browser, open on the client's own current month.
+  const todayMonth = monthOf(today);
+  useEffect(() => {
+    if (hydrated) setMonth(todayMonth);
+  }, [hydrated, todayMonth]);
   const [date, setDate] = useState<string | null>(null);
   const [time, setTime] = useState("");
 
@@ -160,10 +165,10 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
       seen.add(value);
       const mine = formatInstantTime(slot.startsAt, viewerZone);
       const theirs = formatInstantTime(slot.startsAt, expert.timeZone);
-      options.push({ value, label: sameZone ? mine : `${mine} · ${theirs} for ${expertName}`, slot });
+      options.push({ value, label: sameZone ? mine : `${mine} (${theirs})`, slot });
     }
     return options;
-  }, [date, free, viewerZone, expert.timeZone, sameZone, expertName]);
+  }, [date, free, viewerZone, expert.timeZone, sameZone]);
   const chosen = timeOptions.find((option) => option.value === time) ?? null;
 
   function chooseDate(next: string) {

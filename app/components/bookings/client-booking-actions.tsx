@@ -10,7 +10,7 @@ import { AddToCalendar, CancelBookingButton } from "./booking-actions";
 export function ClientBookingActions({ booking, now }: { booking: ClientBookingView; now: number }) {
   const upcoming = booking.status === "confirmed" && booking.startsAt + booking.duration * 60_000 > now;
   if (booking.status === "pending") return <span className="muted">Payment processing</span>;
-  if (booking.status === "cancelled") return <span className="muted">Cancelled and refunded</span>;
+  if (booking.status === "cancelled") return <span className="muted">Cancelled with a full refund</span>;
   if (!upcoming) return <span className="muted">—</span>;
   const refund = booking.amount ? `a full refund of ${formatCents(booking.amount)}` : "a full refund";
   return (
