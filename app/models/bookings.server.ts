@@ -85,7 +85,7 @@ export function bookingDeps(context: Pick<AppLoadContext, "primaryDb" | "config"
   };
 }
 
-export const BOOKING_MESSAGES = {
+export const BOOKING_REFUSALS = {
   expertNotFound: "This expert could not be found. Please check the URL and try again.",
   unavailable: "This expert is not taking new bookings right now.",
   ownBooking: "You can't book a session with yourself.",
@@ -323,12 +323,12 @@ export async function createBooking(
   const { db, now } = deps;
   const request = input.booking;
   const expert = await getBookingExpert(db, request.expertId);
-  if (!expert) return { status: "refused", httpStatus: 404, message: BOOKING_MESSAGES.expertNotFound };
+  if (!expert) return { status: "refused", httpStatus: 404, message: BOOKING_REFUSALS.expertNotFound };
   if (expert.userId === input.booker.id) {
-    return { status: "refused", httpStatus: 400, message: BOOKING_MESSAGES.ownBooking };
+    return { status: "refused", httpStatus: 400, message: BOOKING_REFUSALS.ownBooking };
   }
   if (!expert.isAvailable)
-    return { status: "refused", httpStatus: 409, message: BOOKING_MESSAGES.unavailable };
+    return { status: "refused", httpStatus: 409, message: BOOKING_REFUSALS.unavailable };
 
   const resolved = resolveSlot({
     schedule: expert.schedule,
@@ -410,7 +410,7 @@ export async function createBooking(
     return {
       status: "refused",
       httpStatus: 409,
-      message: BOOKING_MESSAGES.slotTaken,
+      message: BOOKING_REFUSALS.slotTaken,
       field: "time",
       slots: await freeSlotsOn(db, expert, slot.date, now),
     };
@@ -452,7 +452,7 @@ export async function createBooking(
           isNull(bookings.paymentIntentId),
         ),
       );
-    return { status: "refused", httpStatus: 502, message: BOOKING_MESSAGES.paymentInit };
+    return { status: "refused", httpStatus: 502, message: BOOKING_REFUSALS.paymentInit };
   }
   if (!intent.client_secret) throw new Error(`PaymentIntent ${intent.id} has no client secret`);
 
@@ -663,7 +663,7 @@ export async function confirmBookingPayment(
   const { db, now } = deps;
   const booking = await getBookingRow(db, input.bookingId);
   if (!booking || booking.userId !== input.userId) {
-    return { ok: false, reason: "not_found", message: BOOKING_MESSAGES.notFound };
+    return { ok: false, reason: "not_found", message: BOOKING_REFUSALS.notFound };
   }
   if (booking.status === "confirmed" || booking.status === "completed") {
     return booking.paymentIntentId === input.paymentIntentId
@@ -671,7 +671,7 @@ export async function confirmBookingPayment(
       : { ok: false, reason: "mismatch", message: "This payment does not match your booking." };
   }
   if (booking.status === "cancelled") {
-    return { ok: false, reason: "mismatch", message: BOOKING_MESSAGES.alreadyCancelled };
+    return { ok: false, reason: "mismatch", message: BOOKING_REFUSALS.alreadyCancelled };
   }
   if (!deps.stripe) return { ok: false, reason: "mismatch", message: "Payments are not configured." };
   const check = await verifyPaymentIntent(
@@ -720,7 +720,7 @@ async function settlePaidBooking(
   if (!revive) return settlePaidBooking(deps, after, paymentIntentId);
   // Paid after the hold ran out, and the slot is someone else's now: the money goes back.
   await refundBooking(deps, booking.id);
-  return { ok: false, reason: "slot_taken", message: BOOKING_MESSAGES.holdLost };
+  return { ok: false, reason: "slot_taken", message: BOOKING_REFUSALS.holdLost };
 }
 
 function markProcessing(db: Database, bookingId: number, paymentIntentId: string) {
@@ -839,7 +839,7 @@ export async function cancelBooking(
   const { db, now } = deps;
   const booking = await getBookingRow(db, input.bookingId);
   if (!booking || ["awaiting_payment", "expired"].includes(booking.status)) {
-    return { ok: false, httpStatus: 404, message: BOOKING_MESSAGES.notFound };
+    return { ok: false, httpStatus: 404, message: BOOKING_REFUSALS.notFound };
   }
   const by =
     booking.userId === input.actor.userId
@@ -847,7 +847,7 @@ export async function cancelBooking(
       : input.actor.expertId !== null && booking.expertId === input.actor.expertId
         ? "expert"
         : null;
-  if (!by) return { ok: false, httpStatus: 403, message: BOOKING_MESSAGES.notYours };
+  if (!by) return { ok: false, httpStatus: 403, message: BOOKING_REFUSALS.notYours };
   if (booking.status === "cancelled") {
     // A refund that failed the first time is retried; a done one is never repeated.
     const line = await getLedgerLine(db, { bookingId: booking.id });
@@ -855,16 +855,16 @@ export async function cancelBooking(
       const refund = await refundBooking(deps, booking.id);
       return { ok: true, refund, by, message: refundMessage(refund, booking.amount) };
     }
-    return { ok: false, httpStatus: 409, message: BOOKING_MESSAGES.alreadyCancelled };
+    return { ok: false, httpStatus: 409, message: BOOKING_REFUSALS.alreadyCancelled };
   }
   if (booking.status !== "confirmed") {
-    return { ok: false, httpStatus: 409, message: BOOKING_MESSAGES.notCancellable };
+    return { ok: false, httpStatus: 409, message: BOOKING_REFUSALS.notCancellable };
   }
   if (booking.startsAt.getTime() <= now.getTime()) {
-    return { ok: false, httpStatus: 409, message: BOOKING_MESSAGES.started };
+    return { ok: false, httpStatus: 409, message: BOOKING_REFUSALS.started };
   }
   if (by === "client" && !clientMayCancel(booking.startsAt.getTime(), now.getTime())) {
-    return { ok: false, httpStatus: 409, message: BOOKING_MESSAGES.tooLate };
+    return { ok: false, httpStatus: 409, message: BOOKING_REFUSALS.tooLate };
   }
 
   const expert = await expertForNotice(db, booking.expertId);
@@ -905,7 +905,7 @@ export async function cancelBooking(
       : []),
   ]);
   if ((updated as unknown[]).length === 0) {
-    return { ok: false, httpStatus: 409, message: BOOKING_MESSAGES.alreadyCancelled };
+    return { ok: false, httpStatus: 409, message: BOOKING_REFUSALS.alreadyCancelled };
   }
   const refund = await refundBooking(deps, booking.id);
   return { ok: true, refund, by, message: refundMessage(refund, booking.amount) };
