@@ -31,8 +31,6 @@ const every = (dayOfWeek: number, startTime: string, endTime: string): ScheduleW
   startTime,
   endTime,
 });
-const allWeek = (startTime: string, endTime: string) =>
-  [0, 1, 2, 3, 4, 5, 6].map((day) => every(day, startTime, endTime));
 const startsOf = (slots: { time: string }[]) => slots.map((slot) => slot.time);
 const instantsOf = (slots: { startsAt: number }[]) =>
   slots.map((slot) => new Date(slot.startsAt).toISOString());
