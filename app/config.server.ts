@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   EMAIL_API_KEY: z.string().optional(),
   EMAIL_FROM: z.string().optional(),
   EMAIL_API_BASE: z.string().optional(),
+  /** Each booking's video room is this followed by a random name (Jitsi Meet by default). */
+  MEETING_ROOM_BASE: z.string().url().default("https://meet.jit.si/ExpertAnswers-"),
 });
 
 export type AppConfig = {
@@ -35,6 +37,8 @@ export type AppConfig = {
     apiBase?: string;
   };
   email: { apiKey?: string; from?: string; apiBase?: string };
+  /** Prefix of a booking's unique video-room URL. */
+  meetingRoomBase: string;
 };
 
 export class ConfigError extends Error {}
@@ -69,5 +73,6 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
       apiBase: vars.STRIPE_API_BASE,
     },
     email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
+    meetingRoomBase: vars.MEETING_ROOM_BASE,
   };
 }

@@ -7,15 +7,19 @@
  * so an event is recorded exactly when its change is made, and a second delivery (even a concurrent
  * one) changes nothing. Events nobody handles are recorded and acknowledged.
  *
- * To handle more events, add handlers below: bookings (issue 6) under `booking`
- * (`payment_intent.succeeded`, `payment_intent.payment_failed`). Subscriptions handle `invoice.paid`,
- * `invoice.payment_failed`, `customer.subscription.updated` and `customer.subscription.deleted`.
+ * Handlers are grouped by kind (`question`, `booking`, `subscription`); to handle another event,
+ * add it under its kind below.
  */
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { stripeEvents } from "~/db/schema.server";
+import {
+  onBookingPaymentFailed,
+  onBookingPaymentProcessing,
+  onBookingPaymentSucceeded,
+} from "~/models/bookings.server";
 import {
   onQuestionPaymentAuthorized,
   onQuestionPaymentCanceled,
@@ -64,6 +68,13 @@ export const WEBHOOK_HANDLERS: Record<string, Partial<Record<EventType, WebhookH
       onSubscriptionUpdated(db, subscription, now, event),
     "customer.subscription.deleted": (db, subscription: Stripe.Subscription, now, event) =>
       onSubscriptionDeleted(db, subscription, now, event),
+  },
+  booking: {
+    "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
+      onBookingPaymentSucceeded(db, intent, now),
+    "payment_intent.processing": (db, intent: PaymentIntent) => onBookingPaymentProcessing(db, intent),
+    "payment_intent.payment_failed": (db, intent: PaymentIntent, now) =>
+      onBookingPaymentFailed(db, intent, now),
   },
 };
 

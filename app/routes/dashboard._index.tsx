@@ -3,12 +3,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import { data } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
+import { ClientBookingActions } from "~/components/bookings/client-booking-actions";
 import { ClientBookings, type ClientBookingView } from "~/components/client-bookings";
 import { ClientQuestions, type ClientQuestionView } from "~/components/client-questions";
 import { FavoriteExperts } from "~/components/favorite-experts";
 import { SubscriptionPanel } from "~/components/subscription-panel";
 import { formatDate } from "~/lib/dates";
 import { readForm } from "~/lib/form-data.server";
+import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import {
   cancelSubscription,
@@ -19,9 +21,13 @@ import {
 import { SubscriptionActionSchema } from "~/schemas/subscription";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { redirectWithToast } from "~/services/flash.server";
+import bookingsStylesHref from "~/styles/bookings.css";
 import subscriptionsStyles from "~/styles/subscriptions.css";
 
-export const links = () => [{ rel: "stylesheet", href: subscriptionsStyles }];
+export const links = () => [
+  { rel: "stylesheet", href: bookingsStylesHref },
+  { rel: "stylesheet", href: subscriptionsStyles },
+];
 
 /** The whole dashboard: overview, favourite experts, questions and bookings, in one D1 round trip. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -32,8 +38,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     getClientDashboard(context.db, user.id),
     getSubscriptionOverview(context.primaryDb, user.id, new Date(now)),
   ]);
+  const bookings = clientBookingsView(dashboard.bookings, {
+    clientName: user.name ?? user.username,
+    origin: new URL(request.url).origin,
+    now: new Date(now),
+  });
   return data(
-    { ...dashboard, subscription, now, username: user.username },
+    { ...dashboard, bookings, subscription, now, username: user.username },
     { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },
   );
 }
@@ -104,7 +115,11 @@ export default function DashboardOverview() {
       <SubscriptionPanel subscription={subscription} />
       <FavoriteExperts experts={favorites} />
       <ClientQuestions questions={questions} />
-      <ClientBookings bookings={bookings} now={now} />
+      <ClientBookings
+        bookings={bookings}
+        now={now}
+        renderActions={(booking) => <ClientBookingActions booking={booking} now={now} />}
+      />
     </div>
   );
 }
