@@ -3,7 +3,11 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import type { Request as MiniflareRequest, Response as MiniflareResponse } from "miniflare";
 import { defineConfig } from "vitest/config";
-import { STRIPE_FAKE_ORIGIN, stripeFake } from "./tests/integration/support/stripe-fake";
+import {
+  FAKE_SUBSCRIPTION_PRICE_ID,
+  STRIPE_FAKE_ORIGIN,
+  stripeFake,
+} from "./tests/integration/support/stripe-fake";
 
 /**
  * Integration suite: tests run inside workerd (Miniflare) with the bindings of wrangler.toml.
@@ -25,6 +29,7 @@ const STRIPE_TEST_BINDINGS = {
   STRIPE_SECRET_KEY: "sk_test_fakeSecretKeyForTheIntegrationTests",
   STRIPE_PUBLISHABLE_KEY: "pk_test_fakePublishableKeyForTheIntegrationTests",
   STRIPE_WEBHOOK_SECRET: "whsec_fakeWebhookSecretForTheIntegrationTests",
+  STRIPE_SUBSCRIPTION_PRICE_ID: FAKE_SUBSCRIPTION_PRICE_ID,
   STRIPE_API_BASE: STRIPE_FAKE_ORIGIN,
 };
 

@@ -19,6 +19,8 @@ const EnvSchema = z.object({
   EMAIL_API_BASE: z.string().optional(),
   /** `warn` drops the per-request info line (the benchmark); errors are always logged. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Each booking's video room is this followed by a random name (Jitsi Meet by default). */
+  MEETING_ROOM_BASE: z.string().url().default("https://meet.jit.si/ExpertAnswers-"),
 });
 
 export type AppConfig = {
@@ -38,6 +40,8 @@ export type AppConfig = {
   };
   email: { apiKey?: string; from?: string; apiBase?: string };
   logLevel: "debug" | "info" | "warn" | "error";
+  /** Prefix of a booking's unique video-room URL. */
+  meetingRoomBase: string;
 };
 
 export class ConfigError extends Error {}
@@ -73,5 +77,6 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
     },
     email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
     logLevel: vars.LOG_LEVEL,
+    meetingRoomBase: vars.MEETING_ROOM_BASE,
   };
 }

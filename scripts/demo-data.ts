@@ -158,7 +158,7 @@ export type DemoExpert = DemoPerson & {
   customUrl: string | null;
   headerImage: string;
   socialWebsite: string | null;
-  /** A weekly schedule in the expert's zone; none means the default Monday to Friday, 9:00 to 17:00. */
+  /** A weekly schedule in the expert's zone; none means the default (app/lib/slots.ts DEFAULT_SCHEDULE). */
   availability?: readonly { dayOfWeek: number; startTime: string; endTime: string }[];
 };
 

@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { readForm } from "~/lib/form-data.server";
+import { endSubscriptionOfDeletedAccount, subscriptionDeps } from "~/models/subscriptions.server";
 import {
   changeUserPassword,
   deleteUserAccount,
@@ -67,6 +68,15 @@ export async function handleAccountAction(
       );
     }
     case "delete": {
+      // A deleted person is never billed again: their subscription ends first, or nothing is deleted.
+      const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
+      if (!ended.ok) {
+        return redirectWithToast(new URL(request.url).pathname, {
+          title: "Account deletion failed.",
+          description: ended.message,
+          variant: "destructive",
+        });
+      }
       await deleteUserAccount(db, user.id, new Date(context.now()));
       return redirectWithToast(
         "/",

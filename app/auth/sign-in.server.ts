@@ -7,7 +7,7 @@ import { redirectWithToast } from "~/services/flash.server";
 import { createAuthenticator, SignInError } from "./authenticator.server";
 import { homePathFor } from "./guards.server";
 import { safeRedirect } from "./redirect";
-import { endSession, startSession } from "./session.server";
+import { endSession, forgetCachedUser, startSession } from "./session.server";
 
 type Destination = (user: SessionUser) => string;
 
@@ -59,25 +59,47 @@ export async function registerWithForm(context: AppLoadContext, request: Request
     );
   }
   const { username, email, password, name, redirectTo } = submission.value;
-  let userId: number;
-  try {
-    userId = await createUser(context.primaryDb, { username, email, password, name });
-  } catch (error) {
-    if (!(error instanceof UsernameTakenError)) throw error;
+  const account = await createAccountAndSignIn(context, request, { username, email, password, name });
+  if (!account.ok) {
     return data(
       {
         intent: "register" as const,
-        result: submission.reply({ fieldErrors: { username: [error.message] }, hideFields: ["password"] }),
+        result: submission.reply({ fieldErrors: { username: [account.message] }, hideFields: ["password"] }),
       },
       { status: 409 },
     );
   }
-  await endSession(context.primaryDb, request);
+  const { userId, cookie } = account;
   const user = await getSessionUserById(context.primaryDb, userId);
-  const cookie = await startSession(context.primaryDb, userId, request, context.now());
   return redirectWithToast(
     safeRedirect(redirectTo, user ? homePathFor(user) : "/dashboard"),
     { title: "Registration successful", description: "Your account is ready." },
     { headers: { "Set-Cookie": cookie } },
   );
+}
+
+export type NewAccountResult =
+  | { ok: true; userId: number; cookie: string }
+  | { ok: false; field: "username"; message: string };
+
+/**
+ * Creates a plain user account and signs it in (a new session; any previous one of this browser is
+ * ended). The caller puts `cookie` in its response's Set-Cookie. A taken username changes nothing.
+ */
+export async function createAccountAndSignIn(
+  context: AppLoadContext,
+  request: Request,
+  input: { username: string; email: string; password: string; name?: string | null },
+): Promise<NewAccountResult> {
+  let userId: number;
+  try {
+    userId = await createUser(context.primaryDb, input);
+  } catch (error) {
+    if (!(error instanceof UsernameTakenError)) throw error;
+    return { ok: false, field: "username", message: error.message };
+  }
+  await endSession(context.primaryDb, request);
+  const cookie = await startSession(context.primaryDb, userId, request, context.now());
+  forgetCachedUser(context);
+  return { ok: true, userId, cookie };
 }

@@ -1,8 +1,9 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useHydrated } from "~/components/use-hydrated";
-import { formatCalendarDate, formatClockTime, formatLocalDateTime, zoneAbbreviation } from "~/lib/dates";
+import { formatCalendarDate, formatClockTime, zoneAbbreviation } from "~/lib/dates";
 import { expertProfilePath } from "~/lib/experts";
+import { browserTimeZone, formatTime12, instantToLocal } from "~/lib/slots";
 
 /** A client's booking as the dashboard shows it (see app/models/client-dashboard.server.ts). */
 export type ClientBookingView = {
@@ -15,6 +16,12 @@ export type ClientBookingView = {
   status: "pending" | "confirmed" | "completed" | "cancelled";
   expertTimeZone: string;
   expert: { id: number; name: string; customUrl: string | null };
+  /** Calendar links and the video room (once it is sent), when the page provides them. */
+  icsPath?: string;
+  googleCalendarUrl?: string;
+  meetingLink?: string | null;
+  /** Integer cents paid. */
+  amount?: number;
 };
 
 export const BOOKING_STATUS_LABELS: Record<ClientBookingView["status"], string> = {
@@ -36,24 +43,40 @@ export function orderBookings(bookings: ClientBookingView[], now: number) {
 }
 
 /**
- * One booking row: date, time (the expert's wall clock, with the visitor's own time once the page
- * is live), expert and status. Later work adds calendar links and a cancel button per row
- * (`actions`).
+ * One booking row: date and time in the visitor's own zone once the page is live, with the
+ * expert's wall clock beside it (before that, the expert's, which the server can render), expert and
+ * status, and the page's actions (calendar links, cancel).
  */
 function BookingRow({ booking, actions }: { booking: ClientBookingView; actions?: ReactNode }) {
   const hydrated = useHydrated();
   const zone = zoneAbbreviation(booking.startsAt, booking.expertTimeZone);
-  const local = hydrated ? formatLocalDateTime(booking.startsAt) : null;
+  const expertTimes = `${formatClockTime(booking.startTime)} – ${formatClockTime(booking.endTime)}`;
+  const viewerZone = hydrated ? browserTimeZone() : booking.expertTimeZone;
+  const own = viewerZone !== booking.expertTimeZone;
+  const endsAt = booking.startsAt + booking.duration * 60 * 1000;
+  const start = instantToLocal(booking.startsAt, viewerZone);
+  const end = instantToLocal(endsAt, viewerZone);
   return (
     <tr className="booking-row" data-status={booking.status}>
       <td data-label="Date">
-        <div>{formatCalendarDate(booking.date)}</div>
+        <div>{formatCalendarDate(own ? start.date : booking.date)}</div>
       </td>
       <td data-label="Time">
         <div>
-          {`${formatClockTime(booking.startTime)} – ${formatClockTime(booking.endTime)} `}
-          <span className="muted">{zone}</span>
-          {local ? <span className="booking-row__local muted">Your time: {local}</span> : null}
+          {own ? (
+            <>
+              {`${formatTime12(start.time)} – ${formatTime12(end.time)} `}
+              <span className="muted">{zoneAbbreviation(booking.startsAt, viewerZone)}</span>
+              <span className="booking-row__local muted">
+                {`Expert's time: ${start.date === booking.date ? "" : `${formatCalendarDate(booking.date)}, `}${expertTimes} ${zone}`}
+              </span>
+            </>
+          ) : (
+            <>
+              {`${expertTimes} `}
+              <span className="muted">{zone}</span>
+            </>
+          )}
         </div>
       </td>
       <td data-label="Expert">
@@ -78,8 +101,8 @@ function BookingRow({ booking, actions }: { booking: ClientBookingView; actions?
 }
 
 /**
- * My Bookings: date, time, expert and status, read-only. Kept in its own component so the bookings
- * work can add calendar links and cancellation through `renderActions`.
+ * My Bookings: date, time, expert and status; `renderActions` adds each row's calendar links and
+ * cancellation (app/components/bookings/client-booking-actions.tsx).
  */
 export function ClientBookings({
   bookings,

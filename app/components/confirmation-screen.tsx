@@ -6,7 +6,12 @@ export const CONFIRMATION_COPY = {
   subscription: {
     title: "Subscription Activated!",
     description:
-      "Your monthly subscription is active. You can ask one new question per day, and each one gets a personalised expert answer within 24 hours.",
+      "Your monthly subscription is active: one new question per day is included, and each one gets a personalised expert answer within 24 hours.",
+  },
+  booking: {
+    title: "Session Booked!",
+    description:
+      "Your 60-minute session is confirmed. You'll find it in your dashboard, with links to add it to your calendar.",
   },
   question: {
     title: "Question Submitted!",
@@ -16,7 +21,9 @@ export const CONFIRMATION_COPY = {
 } as const;
 
 export function confirmationKind(search: string): keyof typeof CONFIRMATION_COPY {
-  return new URLSearchParams(search).get("subscription") === "true" ? "subscription" : "question";
+  const params = new URLSearchParams(search);
+  if (params.get("subscription") === "true") return "subscription";
+  return params.has("booking") ? "booking" : "question";
 }
 
 /** The question just asked (`?question=42` on /thank-you), to link to its page; null if absent. */
@@ -27,7 +34,7 @@ export function confirmationQuestionId(search: string): number | null {
 
 /**
  * /thank-you, /confirmation and /success (SPEC.md): `?subscription=true` switches the text;
- * `?question={id}` adds a link to the question just asked.
+ * `?question={id}` adds a link to the question just asked; `?booking={id}` is a booked session.
  */
 export function ConfirmationScreen({
   kind,
@@ -47,9 +54,19 @@ export function ConfirmationScreen({
           <Link to="/" className={buttonClass()}>
             Return to Home
           </Link>
+          {kind === "booking" ? (
+            <Link to="/dashboard/bookings" className={buttonClass({ variant: "secondary" })}>
+              View my bookings
+            </Link>
+          ) : null}
           {questionId ? (
             <Link to={`/questions/${questionId}`} className={buttonClass({ variant: "secondary" })}>
               View your question
+            </Link>
+          ) : null}
+          {kind === "subscription" ? (
+            <Link to="/experts" className={buttonClass({ variant: "secondary" })}>
+              Ask today's question
             </Link>
           ) : null}
           <Link to="/dashboard" className={buttonClass({ variant: "secondary" })}>
@@ -60,7 +77,15 @@ export function ConfirmationScreen({
     >
       <p className="muted">{copy.description}</p>
       {kind === "subscription" ? (
-        <p>Your daily question allowance resets every day, so come back tomorrow with your next question.</p>
+        <p>
+          Ask today's question now: your daily question resets at midnight UTC, so another one is waiting
+          tomorrow.
+        </p>
+      ) : kind === "booking" ? (
+        <p>
+          The video call link is sent to you and the expert 15 minutes before the session starts. You can
+          cancel up to 24 hours before the start for a full refund.
+        </p>
       ) : (
         <p>
           We'll let you know as soon as your answer is ready. You can follow its status in your dashboard.

@@ -40,6 +40,12 @@ export type ClientBooking = {
   status: "pending" | "confirmed" | "completed" | "cancelled";
   expertTimeZone: string;
   expert: ExpertRef;
+  /** Integer cents paid. */
+  amount: number;
+  /** The video room; pages show it only once it is due (app/models/bookings.server.ts). */
+  meetingLink: string | null;
+  /** Epoch milliseconds the link was sent, or null. */
+  linkSentAt: number | null;
 };
 
 export type ClientDashboard = {
@@ -75,6 +81,9 @@ type BookingRow = {
   starts_at: number;
   duration: number;
   status: ClientBooking["status"];
+  amount: number;
+  meeting_link: string | null;
+  link_sent_at: number | null;
   time_zone: string;
   expert_id: number;
   expert_custom_url: string | null;
@@ -109,6 +118,7 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
       sql`
       SELECT b.id AS id, b.date AS date, b.start_time AS start_time, b.end_time AS end_time,
         b.starts_at AS starts_at, b.duration AS duration, b.status AS status,
+        b.amount AS amount, b.meeting_link AS meeting_link, b.link_sent_at AS link_sent_at,
         e.time_zone AS time_zone, e.id AS expert_id, e.custom_url AS expert_custom_url,
         u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username
       FROM bookings b
@@ -145,6 +155,9 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
       duration: row.duration,
       status: row.status,
       expertTimeZone: row.time_zone,
+      amount: Number(row.amount),
+      meetingLink: row.meeting_link,
+      linkSentAt: row.link_sent_at === null ? null : Number(row.link_sent_at),
       expert: {
         id: row.expert_id,
         name: displayName(row),

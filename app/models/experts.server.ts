@@ -1,15 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
-import {
-  bookings,
-  categories,
-  expertCategories,
-  experts,
-  questions,
-  reviews,
-  users,
-} from "~/db/schema.server";
+import { categories, expertCategories, experts, questions, reviews, users } from "~/db/schema.server";
 import { sortCategoriesForDisplay } from "~/lib/categories";
 import type {
   AdminExpertFilter,
@@ -17,6 +9,7 @@ import type {
   ExpertPricingInput,
   ExpertProfileInput,
 } from "~/schemas/expert";
+import { upcomingBookingsCount, upcomingBookingsQuery } from "./bookings.server";
 import { notificationStatements } from "./notifications.server";
 
 /** The profile step failed because the custom URL was taken between the check and the write. */
@@ -361,7 +354,7 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
       .select({
         isVerified: experts.isVerified,
         pendingQuestions: sql<number>`(select count(*) from ${questions} where ${questions.expertId} = ${expertId} and ${questions.status} in ('pending', 'in_progress'))`,
-        upcomingBookings: sql<number>`(select count(*) from ${bookings} where ${bookings.expertId} = ${expertId} and ${bookings.status} = 'confirmed' and ${bookings.endsAt} > ${now.getTime()})`,
+        upcomingBookings: upcomingBookingsCount(expertId, now),
         answeredWithTimes: sql<number>`(select count(*) from ${questions} where ${questions.expertId} = ${expertId} and ${questions.status} = 'answered' and ${questions.answeredAt} is not null and ${questions.paidAt} is not null)`,
         meanResponseMs: sql<
           number | null
@@ -387,27 +380,8 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
       .where(and(eq(questions.expertId, expertId), inArray(questions.status, [...OPEN_QUESTION_STATUSES])))
       .orderBy(sql`coalesce(${questions.deadlineAt}, ${questions.createdAt})`, asc(questions.id))
       .limit(DASHBOARD_PENDING_LIMIT),
-    db
-      .select({
-        id: bookings.id,
-        name: bookings.name,
-        date: bookings.date,
-        startTime: bookings.startTime,
-        endTime: bookings.endTime,
-        startsAt: bookings.startsAt,
-        duration: bookings.duration,
-        notes: bookings.notes,
-      })
-      .from(bookings)
-      .where(
-        and(
-          eq(bookings.expertId, expertId),
-          eq(bookings.status, "confirmed"),
-          sql`${bookings.endsAt} > ${now.getTime()}`,
-        ),
-      )
-      .orderBy(asc(bookings.startsAt))
-      .limit(DASHBOARD_UPCOMING_LIMIT),
+    // The same reading of "upcoming" as the Bookings page and Upcoming Appointments.
+    upcomingBookingsQuery(db, { expertId, now, limit: DASHBOARD_UPCOMING_LIMIT }),
   ]);
   const row = stats[0];
   const meanResponseMs =

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { emailOutbox, notifications, users } from "~/db/schema.server";
 
@@ -34,21 +34,27 @@ export type NotificationInput = {
  * rather than run, so the caller can put them in the batch (one transaction) that makes the change
  * they announce. The e-mail is queued only when the notification is new, and only for a live account.
  */
-export function notificationStatements(db: Database, input: NotificationInput) {
+export function notificationStatements(
+  db: Database,
+  input: NotificationInput,
+  { when }: { when?: SQL } = {},
+) {
   const link = input.link ?? null;
   const bodyText = link ? `${input.body}\n\n${link}` : input.body;
   return [
-    db
-      .insert(notifications)
-      .values({
-        userId: input.userId,
-        kind: input.kind,
-        title: input.title,
-        body: input.body,
-        link,
-        dedupeKey: input.dedupeKey,
-      })
-      .onConflictDoNothing(),
+    when
+      ? conditionalInsert(db, input, link, when)
+      : db
+          .insert(notifications)
+          .values({
+            userId: input.userId,
+            kind: input.kind,
+            title: input.title,
+            body: input.body,
+            link,
+            dedupeKey: input.dedupeKey,
+          })
+          .onConflictDoNothing(),
     // Queue the e-mail only for a notification that has none yet, to an account that still exists.
     // (insert ... select must name every column, in the table's order.)
     db.insert(emailOutbox).select(
@@ -80,6 +86,34 @@ export function notificationStatements(db: Database, input: NotificationInput) {
         ),
     ),
   ] as const;
+}
+
+/**
+ * The notification insert guarded by `when` (a condition checked as the statement runs, e.g. "the
+ * booking is now confirmed"), for a batch whose change may turn out to have been made by someone
+ * else first: then nobody is told twice or told something that did not happen.
+ * (insert ... select must name every column, in the table's order.)
+ */
+function conditionalInsert(db: Database, input: NotificationInput, link: string | null, when: SQL) {
+  return db
+    .insert(notifications)
+    .select(
+      db
+        .select({
+          id: sql<number>`null`.as("id"),
+          userId: users.id,
+          kind: sql<string>`${input.kind}`.as("kind"),
+          title: sql<string>`${input.title}`.as("title"),
+          body: sql<string>`${input.body}`.as("body"),
+          link: sql<string | null>`${link}`.as("link"),
+          dedupeKey: sql<string>`${input.dedupeKey}`.as("dedupe_key"),
+          readAt: sql<number | null>`null`.as("read_at"),
+          createdAt: sql<number>`cast(unixepoch('subsec') * 1000 as integer)`.as("created_at"),
+        })
+        .from(users)
+        .where(and(eq(users.id, input.userId), when)),
+    )
+    .onConflictDoNothing();
 }
 
 /** Notifies one person now (in-app and by e-mail); see notificationStatements to batch it. */

@@ -7,10 +7,8 @@
  * so an event is recorded exactly when its change is made, and a second delivery (even a concurrent
  * one) changes nothing. Events nobody handles are recorded and acknowledged.
  *
- * To handle more events, add handlers below: bookings (issue 6) under `booking`
- * (`payment_intent.succeeded`, `payment_intent.payment_failed`), subscriptions (issue 7) under
- * `subscription` (`invoice.paid`, `invoice.payment_failed`, `customer.subscription.updated`,
- * `customer.subscription.deleted`).
+ * Handlers are grouped by kind (`question`, `booking`, `subscription`); to handle another event,
+ * add it under its kind below.
  */
 import { eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -18,13 +16,24 @@ import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { stripeEvents } from "~/db/schema.server";
 import {
+  onBookingPaymentFailed,
+  onBookingPaymentProcessing,
+  onBookingPaymentSucceeded,
+} from "~/models/bookings.server";
+import {
   onQuestionPaymentAuthorized,
   onQuestionPaymentCanceled,
   onQuestionPaymentCaptured,
   onQuestionPaymentFailed,
   type WebhookOutcome,
 } from "~/models/questions.server";
-import type { PaymentIntent, StripeEvent } from "~/services/stripe.server";
+import {
+  onInvoicePaid,
+  onInvoicePaymentFailed,
+  onSubscriptionDeleted,
+  onSubscriptionUpdated,
+} from "~/models/subscriptions.server";
+import type { PaymentIntent, Stripe, StripeEvent } from "~/services/stripe.server";
 
 export type { WebhookOutcome };
 
@@ -49,6 +58,23 @@ export const WEBHOOK_HANDLERS: Record<string, Partial<Record<EventType, WebhookH
     "payment_intent.canceled": (db, intent: PaymentIntent, now) => onQuestionPaymentCanceled(db, intent, now),
     "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
       onQuestionPaymentCaptured(db, intent, now),
+  },
+  // Matched to the user by the Stripe customer; events for anyone else are logged and acknowledged.
+  subscription: {
+    "invoice.paid": (db, invoice: Stripe.Invoice, now, event) => onInvoicePaid(db, invoice, now, event),
+    "invoice.payment_failed": (db, invoice: Stripe.Invoice, now, event) =>
+      onInvoicePaymentFailed(db, invoice, now, event),
+    "customer.subscription.updated": (db, subscription: Stripe.Subscription, now, event) =>
+      onSubscriptionUpdated(db, subscription, now, event),
+    "customer.subscription.deleted": (db, subscription: Stripe.Subscription, now, event) =>
+      onSubscriptionDeleted(db, subscription, now, event),
+  },
+  booking: {
+    "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
+      onBookingPaymentSucceeded(db, intent, now),
+    "payment_intent.processing": (db, intent: PaymentIntent) => onBookingPaymentProcessing(db, intent),
+    "payment_intent.payment_failed": (db, intent: PaymentIntent, now) =>
+      onBookingPaymentFailed(db, intent, now),
   },
 };
 

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { clearSessionCookie, forgetCachedUser } from "~/auth/session.server";
 import { publicUser } from "~/auth/status.server";
 import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { endSubscriptionOfDeletedAccount, subscriptionDeps } from "~/models/subscriptions.server";
 import { deleteUserAccount, getSessionUserById, updateUserProfile } from "~/models/users.server";
 import { AccountProfileSchema } from "~/schemas/auth";
 
@@ -23,6 +24,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       });
     }
     case "DELETE": {
+      // A deleted person is never billed again: their subscription ends first, or nothing is deleted.
+      const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
+      if (!ended.ok) return apiError(502, ended.message);
       await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
       return Response.json({ success: true }, { headers: { "Set-Cookie": clearSessionCookie() } });
     }

@@ -8,6 +8,7 @@ import {
 } from "@remix-run/cloudflare";
 import {
   Form,
+  Link,
   useActionData,
   useLoaderData,
   useLocation,
@@ -88,6 +89,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         }
       : null,
     publishableKey: mode === "paid" ? (context.config.stripe.publishableKey ?? null) : null,
+    // A subscriber whose renewal failed asks and pays like anyone; say why.
+    subscriptionPaymentFailed:
+      !allowance && (user.subscriptionStatus === "past_due" || user.subscriptionStatus === "unpaid"),
   };
 }
 
@@ -130,7 +134,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 class LoginRequired extends Error {}
 
 export default function AskScreen() {
-  const { expert, ownProfile, price, mode, allowance, publishableKey } = useLoaderData<typeof loader>();
+  const { expert, ownProfile, price, mode, allowance, publishableKey, subscriptionPaymentFailed } =
+    useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -305,6 +310,12 @@ export default function AskScreen() {
               : "Included in your subscription: 1 question left today."}
           </p>
         ) : null}
+        {subscriptionPaymentFailed ? (
+          <p className="notice notice--warning" role="status">
+            Your subscription's last payment failed, so this question is paid on its own. Once the payment
+            goes through, your daily question is back.
+          </p>
+        ) : null}
 
         <Form method="post" {...getFormProps(form)} className="stack">
           {form.errors ? (
@@ -362,6 +373,12 @@ export default function AskScreen() {
             <p className="hint">
               Your card is authorised now and charged only when the expert answers. If they decline or do not
               answer within 24 hours, you are not charged.
+            </p>
+          ) : null}
+          {mode !== "subscription" && !subscriptionPaymentFailed ? (
+            <p className="hint">
+              Ask often? <Link to="/subscribe">Subscribe for $20/month</Link>: one new question a day is
+              included.
             </p>
           ) : null}
         </Form>

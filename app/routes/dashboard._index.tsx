@@ -1,25 +1,81 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
+import { ClientBookingActions } from "~/components/bookings/client-booking-actions";
 import { ClientBookings, type ClientBookingView } from "~/components/client-bookings";
 import { ClientQuestions, type ClientQuestionView } from "~/components/client-questions";
 import { FavoriteExperts } from "~/components/favorite-experts";
+import { SubscriptionPanel } from "~/components/subscription-panel";
+import { formatDate } from "~/lib/dates";
+import { readForm } from "~/lib/form-data.server";
+import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
+import {
+  cancelSubscription,
+  getSubscriptionOverview,
+  resumeSubscription,
+  subscriptionDeps,
+} from "~/models/subscriptions.server";
+import { SubscriptionActionSchema } from "~/schemas/subscription";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
+import { redirectWithToast } from "~/services/flash.server";
+import bookingsStylesHref from "~/styles/bookings.css";
+import subscriptionsStyles from "~/styles/subscriptions.css";
+
+export const links = () => [
+  { rel: "stylesheet", href: bookingsStylesHref },
+  { rel: "stylesheet", href: subscriptionsStyles },
+];
 
 /** The whole dashboard: overview, favourite experts, questions and bookings, in one D1 round trip. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  const dashboard = await getClientDashboard(context.db, user.id);
+  const now = context.now();
+  // The subscription is payment state: read from the primary, like every payment read.
+  const [dashboard, subscription] = await Promise.all([
+    getClientDashboard(context.db, user.id),
+    getSubscriptionOverview(context.primaryDb, user.id, new Date(now)),
+  ]);
+  const bookings = clientBookingsView(dashboard.bookings, {
+    clientName: user.name ?? user.username,
+    origin: new URL(request.url).origin,
+    now: new Date(now),
+  });
   return data(
-    { ...dashboard, now: context.now(), username: user.username },
+    { ...dashboard, bookings, subscription, now, username: user.username },
     { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },
   );
 }
 
+/** The subscription panel's buttons: cancel at the end of the period, or resume before it. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  const submission = parseWithZod(await readForm(request), { schema: SubscriptionActionSchema });
+  if (submission.status !== "success") {
+    return data({ error: "Unknown action." }, { status: 400 });
+  }
+  const deps = subscriptionDeps(context);
+  const cancel = submission.value.intent === "cancel-subscription";
+  const result = cancel ? await cancelSubscription(deps, user.id) : await resumeSubscription(deps, user.id);
+  if (!result.ok) {
+    return redirectWithToast("/dashboard", {
+      title: "Error",
+      description: result.message,
+      variant: "destructive",
+    });
+  }
+  return redirectWithToast("/dashboard", {
+    title: cancel ? "Subscription cancelled" : "Subscription resumed",
+    description: cancel
+      ? `Your subscription stays active until ${formatDate(result.endDate.getTime())} and won't renew.`
+      : `Your subscription will renew on ${formatDate(result.endDate.getTime())}.`,
+  });
+}
+
 export default function DashboardOverview() {
-  const { favorites, questions, bookings, now } = useLoaderData<typeof loader>();
+  const { favorites, questions, bookings, now, subscription } = useLoaderData<typeof loader>();
   const waiting = questions.filter(
     (question: ClientQuestionView) => question.status === "pending" || question.status === "in_progress",
   );
@@ -28,7 +84,6 @@ export default function DashboardOverview() {
   );
   return (
     <div className="stack-lg">
-      {/* The overview: the subscription panel joins these cards later. */}
       <section className="dashboard-overview" aria-labelledby="overview-heading">
         <h2 id="overview-heading" className="visually-hidden">
           Overview
@@ -57,9 +112,14 @@ export default function DashboardOverview() {
           </li>
         </ul>
       </section>
+      <SubscriptionPanel subscription={subscription} />
       <FavoriteExperts experts={favorites} />
       <ClientQuestions questions={questions} />
-      <ClientBookings bookings={bookings} now={now} />
+      <ClientBookings
+        bookings={bookings}
+        now={now}
+        renderActions={(booking) => <ClientBookingActions booking={booking} now={now} />}
+      />
     </div>
   );
 }

@@ -2,17 +2,39 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
+import { ClientBookingActions } from "~/components/bookings/client-booking-actions";
 import { ClientBookings } from "~/components/client-bookings";
+import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
+import bookingsStylesHref from "~/styles/bookings.css";
+
+export const links = () => [{ rel: "stylesheet", href: bookingsStylesHref }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const { bookings } = await getClientDashboard(context.db, user.id);
-  return data({ bookings, now: context.now() }, { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } });
+  const now = context.now();
+  return data(
+    {
+      bookings: clientBookingsView(bookings, {
+        clientName: user.name ?? user.username,
+        origin: new URL(request.url).origin,
+        now: new Date(now),
+      }),
+      now,
+    },
+    { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },
+  );
 }
 
 export default function DashboardBookings() {
   const { bookings, now } = useLoaderData<typeof loader>();
-  return <ClientBookings bookings={bookings} now={now} />;
+  return (
+    <ClientBookings
+      bookings={bookings}
+      now={now}
+      renderActions={(booking) => <ClientBookingActions booking={booking} now={now} />}
+    />
+  );
 }

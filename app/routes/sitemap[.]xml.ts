@@ -8,7 +8,7 @@ const escapeXml = (value: string) =>
     (char) => `&${{ "<": "lt", ">": "gt", "&": "amp", "'": "apos", '"': "quot" }[char]};`,
   );
 
-/** /sitemap.xml: the home page, the browse page, every category and every expert's canonical profile. */
+/** /sitemap.xml: the home page, the browse page, the subscription, every category and every expert's canonical profile. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const origin = new URL(request.url).origin;
   const { categories, experts } = await listSitemapEntries(context.db);
@@ -21,6 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
     url("/"),
     url("/experts"),
+    url("/subscribe"),
     ...categories.map((category) => url(`/category/${category.slug}`)),
     ...experts.map((expert) => url(expertProfilePath(expert), expert.updatedAt)),
     "</urlset>",

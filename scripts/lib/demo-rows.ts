@@ -3,6 +3,7 @@
  * placed around `now`, through the shared builders in tests/factories.ts. Pure: no I/O.
  */
 import { LIVE_BOOKING_STATUSES } from "../../app/db/schema.server";
+import { DEFAULT_SCHEDULE } from "../../app/lib/slots";
 import {
   ANSWER_DEADLINE_MS,
   bookingTimes,
@@ -46,7 +47,7 @@ import {
   type DemoPerson,
   type DemoReview,
 } from "../demo-data";
-import { dateInZone, nthMatchingDay, WEEKDAYS } from "./zoned-time";
+import { dateInZone, nthMatchingDay } from "./zoned-time";
 
 const MINUTE_MS = 60 * 1000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -413,9 +414,7 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
     const { id: expertId, demo: expertDemo } = expert(demo.expert);
     const id = take("bookings");
     const clientId = userId(demo.client);
-    const schedule =
-      expertDemo.availability ??
-      WEEKDAYS.map((dayOfWeek) => ({ dayOfWeek, startTime: "09:00", endTime: "17:00" }));
+    const schedule = expertDemo.availability ?? DEFAULT_SCHEDULE;
     const today = dateInZone(now, expertDemo.timeZone);
     const date = nthMatchingDay(
       today,

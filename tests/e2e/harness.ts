@@ -38,6 +38,6 @@ export function baseUrl(): string {
 }
 
 /** A page in a fresh browser context; relative URLs go to the server under test: `page.goto("/")`. */
-export function newPage(viewport: Viewport = DESKTOP) {
-  return openPage(baseUrl(), viewport);
+export function newPage(viewport: Viewport = DESKTOP, options: Parameters<typeof openPage>[2] = {}) {
+  return openPage(baseUrl(), viewport, options);
 }

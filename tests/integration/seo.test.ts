@@ -33,6 +33,7 @@ describe("search engines and sharing", () => {
     const paths = [
       "/",
       "/experts",
+      "/subscribe",
       "/category/tech-and-ai",
       "/category/sales",
       "/ada-quill",
@@ -63,7 +64,7 @@ describe("search engines and sharing", () => {
     expect(search).toContain('<meta name="robots" content="noindex, follow"/>');
   });
 
-  it("lists the home, browse, category and expert pages in /sitemap.xml", async () => {
+  it("lists the home, browse, subscription, category and expert pages in /sitemap.xml", async () => {
     const response = await anonymous("/sitemap.xml");
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toContain("application/xml");
@@ -72,6 +73,7 @@ describe("search engines and sharing", () => {
     for (const path of [
       "/",
       "/experts",
+      "/subscribe",
       "/category/tech-and-ai",
       "/category/legal",
       "/ada-quill",

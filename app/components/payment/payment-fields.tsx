@@ -11,11 +11,16 @@ const StripePaymentElement = lazy(() => import("./stripe-payment-element"));
  */
 export const PaymentFields = forwardRef<
   PaymentHandle,
-  { setup: PaymentSetup | null; onReadyChange: (ready: boolean) => void }
->(function PaymentFields({ setup, onReadyChange }, ref) {
+  {
+    setup: PaymentSetup | null;
+    onReadyChange: (ready: boolean) => void;
+    /** The error shown when the element cannot load (default SPEC.md's payment text). */
+    initFailedMessage?: string;
+  }
+>(function PaymentFields({ setup, onReadyChange, initFailedMessage = PAYMENT_TEXTS.initFailed }, ref) {
   const hydrated = useHydrated();
   const [ready, setReady] = useState(false);
-  const [error, setError] = useState<string | null>(setup ? null : PAYMENT_TEXTS.initFailed);
+  const [error, setError] = useState<string | null>(setup ? null : initFailedMessage);
   const handleReady = useCallback(
     (value: boolean) => {
       setReady(value);
@@ -25,16 +30,16 @@ export const PaymentFields = forwardRef<
   );
   const handleError = useCallback(
     (message: string) => {
-      setError(message);
+      setError(message === PAYMENT_TEXTS.initFailed ? initFailedMessage : message);
       onReadyChange(false);
     },
-    [onReadyChange],
+    [onReadyChange, initFailedMessage],
   );
 
   if (error || !setup) {
     return (
       <p className="form-error" role="alert">
-        <strong>Error:</strong> {error ?? PAYMENT_TEXTS.initFailed}
+        <strong>Error:</strong> {error ?? initFailedMessage}
       </p>
     );
   }

@@ -3,13 +3,19 @@
  * this module lazily, so Stripe.js and this code stay out of every other page's bundle).
  *
  * Deferred intent: the element is shown before any PaymentIntent exists (mode "payment" with the
- * amount); at submit the screen writes its row and PaymentIntent and hands back the client secret.
+ * amount, or "subscription" for a subscription's first invoice); at submit the screen writes its row
+ * and PaymentIntent (or subscription) and hands back the client secret.
  */
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import type { Stripe } from "@stripe/stripe-js";
 import { loadStripe } from "@stripe/stripe-js/pure";
 import { forwardRef, useEffect, useImperativeHandle, useState } from "react";
 import { PAYMENT_TEXTS, type PaymentHandle, type PaymentSetup } from "./types";
+
+const APPEARANCE = {
+  theme: "stripe" as const,
+  variables: { colorPrimary: "#3450d4", borderRadius: "6px", fontFamily: "system-ui, sans-serif" },
+};
 
 const stripePromises = new Map<string, Promise<Stripe | null>>();
 
@@ -51,16 +57,17 @@ const StripePaymentElement = forwardRef<PaymentHandle, Props>(function StripePay
   return (
     <Elements
       stripe={stripePromise}
-      options={{
-        mode: "payment",
-        amount: setup.amount,
-        currency: setup.currency,
-        captureMethod: setup.captureMethod,
-        appearance: {
-          theme: "stripe",
-          variables: { colorPrimary: "#3450d4", borderRadius: "6px", fontFamily: "system-ui, sans-serif" },
-        },
-      }}
+      options={
+        setup.mode === "subscription"
+          ? { mode: "subscription", amount: setup.amount, currency: setup.currency, appearance: APPEARANCE }
+          : {
+              mode: "payment",
+              amount: setup.amount,
+              currency: setup.currency,
+              captureMethod: setup.captureMethod,
+              appearance: APPEARANCE,
+            }
+      }
     >
       <PaymentForm {...props} ref={ref} />
     </Elements>

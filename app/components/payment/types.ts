@@ -7,6 +7,11 @@ export type PaymentSetup = {
   currency: "usd";
   /** `manual` authorises now and captures later (questions); bookings charge at once. */
   captureMethod: "manual" | "automatic" | "automatic_async";
+  /**
+   * `subscription`: the first invoice of a subscription is paid (the amount is the monthly price;
+   * `captureMethod` is ignored, invoices are charged at once). Default `payment`.
+   */
+  mode?: "payment" | "subscription";
 };
 
 /** What the screen's server call returns once it has written its row and the PaymentIntent. */

@@ -97,16 +97,23 @@ export function getBrowser(): Promise<Browser> {
 
 /**
  * A page in a fresh browser context (own cookies and storage) whose relative URLs resolve against
- * the server under test: `await page.goto("/")`. Contexts close after each test.
+ * the server under test: `await page.goto("/")`. Contexts close after each test. `timezoneId` sets
+ * the browser's time zone (UTC by default).
  */
-export async function openPage(baseURL: string, viewport: Viewport = DESKTOP): Promise<Page> {
+export async function openPage(
+  baseURL: string,
+  viewport: Viewport = DESKTOP,
+  { timezoneId = "UTC", acceptDownloads = true }: { timezoneId?: string; acceptDownloads?: boolean } = {},
+): Promise<Page> {
   const context = await (await getBrowser()).newContext({
     baseURL,
     viewport: { width: viewport.width, height: viewport.height },
     isMobile: viewport.isMobile ?? false,
     hasTouch: viewport.isMobile ?? false,
     locale: "en-US",
-    timezoneId: "UTC",
+    // The browser's own zone (UTC unless a test plays a visitor somewhere else).
+    timezoneId,
+    acceptDownloads,
   });
   context.setDefaultTimeout(15_000);
   context.setDefaultNavigationTimeout(30_000);

@@ -23,12 +23,43 @@
  *   POST /__control/payment_intents/{id}/fail-next   the next {operation: capture|cancel|refund} fails
  *                                                    ({httpStatus?, type?, code?, message?})
  *   POST /__control/fail-create                      the next creation for {userId} (metadata) fails
+ *                                                    ({times?}: that many in a row)
  *   GET  /__control/payment_intents/{id}             the current object
  *   GET  /__control/requests?object={id}             the API requests that concerned an object
- * Subscriptions (issue 7) add customers and subscriptions here.
+ *
+ * Billing (subscriptions), as Stripe documents it for API versions since 2025-03-31 (billing periods on
+ * the subscription's items, `invoice.parent.subscription_details`, `invoice.confirmation_secret`):
+ *   POST   /v1/customers                    create (email, name, description, metadata, phone)
+ *   GET    /v1/customers/{id}               retrieve
+ *   POST   /v1/subscriptions                create one price (items[0][price]) for a customer;
+ *                                           `default_incomplete` makes the first invoice open, with a
+ *                                           PaymentIntent for the browser to confirm; expand latest_invoice
+ *                                           and latest_invoice.confirmation_secret (includable)
+ *   GET    /v1/subscriptions/{id}           retrieve (expand as above)
+ *   POST   /v1/subscriptions/{id}           update cancel_at_period_end / metadata
+ *   DELETE /v1/subscriptions/{id}           cancel now (an already cancelled one is "No such subscription")
+ *   GET    /v1/invoices/{id}                retrieve
+ * Prices are fixed: FAKE_PRICES (the $20/month one is FAKE_SUBSCRIPTION_PRICE_ID).
+ * Billing control endpoints:
+ *   POST /__control/invoices/{id}/pay               the browser confirmed: invoice paid, subscription active
+ *   POST /__control/invoices/{id}/fail              the card was declined ({message?})
+ *   POST /__control/subscriptions/{id}/renew        the next period starts and its invoice is charged
+ *                                                   ({status: "requires_payment_method"} declines it)
+ *   POST /__control/subscriptions/{id}/end          the subscription ends (period over, or retries exhausted)
+ *   POST /__control/subscriptions/{id}/fail-next    the next cancellation fails with a 500 ({times?}: 3)
+ *   GET  /__control/subscriptions/{id}, /__control/invoices/{id}, /__control/customers?email=
+ * The tests build webhook events from what these return, as Stripe would send them.
  */
 
 export const STRIPE_FAKE_ORIGIN = "http://stripe.fake";
+
+/** The recurring prices the fake knows. The app's STRIPE_SUBSCRIPTION_PRICE_ID in the tests is the first. */
+export const FAKE_SUBSCRIPTION_PRICE_ID = "price_fake_monthly_2000";
+export const FAKE_WRONG_PRICE_ID = "price_fake_monthly_2500";
+const FAKE_PRICES = [
+  { id: FAKE_SUBSCRIPTION_PRICE_ID, unit_amount: 2000, nickname: "Monthly Subscription" },
+  { id: FAKE_WRONG_PRICE_ID, unit_amount: 2500, nickname: "Another plan" },
+] as const;
 
 type Params = { [key: string]: string | Params | undefined };
 
@@ -82,6 +113,120 @@ type FakeRefund = {
   status: "succeeded";
 };
 
+type FakeCustomer = {
+  id: string;
+  object: "customer";
+  created: number;
+  description: string | null;
+  email: string | null;
+  invoice_settings: { default_payment_method: string | null };
+  livemode: false;
+  metadata: Record<string, string>;
+  name: string | null;
+  phone: string | null;
+};
+
+type FakePrice = {
+  id: string;
+  object: "price";
+  active: true;
+  billing_scheme: "per_unit";
+  created: number;
+  currency: string;
+  livemode: false;
+  metadata: Record<string, string>;
+  nickname: string;
+  product: string;
+  recurring: { interval: "month"; interval_count: 1; usage_type: "licensed" };
+  type: "recurring";
+  unit_amount: number;
+};
+
+type FakeInvoice = {
+  id: string;
+  object: "invoice";
+  amount_due: number;
+  amount_paid: number;
+  amount_remaining: number;
+  attempt_count: number;
+  attempted: boolean;
+  billing_reason: "subscription_create" | "subscription_cycle";
+  collection_method: "charge_automatically";
+  created: number;
+  currency: string;
+  customer: string;
+  livemode: false;
+  metadata: Record<string, string>;
+  /** Internal: the PaymentIntent Stripe made when finalising the invoice (the API exposes its client secret). */
+  paymentIntentId: string;
+  lines: {
+    object: "list";
+    data: {
+      id: string;
+      object: "line_item";
+      amount: number;
+      currency: string;
+      description: string;
+      period: { start: number; end: number };
+      pricing: { type: "price_details"; price_details: { price: string; product: string } };
+      quantity: number;
+    }[];
+    has_more: false;
+    total_count: number;
+    url: string;
+  };
+  parent: {
+    type: "subscription_details";
+    quote_details: null;
+    subscription_details: { subscription: string; metadata: Record<string, string> };
+  };
+  period_start: number;
+  period_end: number;
+  status: "draft" | "open" | "paid" | "uncollectible" | "void";
+  status_transitions: {
+    finalized_at: number | null;
+    paid_at: number | null;
+    marked_uncollectible_at: number | null;
+    voided_at: number | null;
+  };
+  subtotal: number;
+  total: number;
+};
+
+type FakeSubscription = {
+  id: string;
+  object: "subscription";
+  billing_cycle_anchor: number;
+  cancel_at: number | null;
+  cancel_at_period_end: boolean;
+  canceled_at: number | null;
+  cancellation_details: { comment: null; feedback: null; reason: string | null };
+  collection_method: "charge_automatically";
+  created: number;
+  currency: string;
+  customer: string;
+  default_payment_method: string | null;
+  description: string | null;
+  ended_at: number | null;
+  livemode: false;
+  metadata: Record<string, string>;
+  payment_settings: {
+    payment_method_options: null;
+    payment_method_types: null;
+    save_default_payment_method: "off" | "on_subscription";
+  };
+  start_date: number;
+  status: "incomplete" | "incomplete_expired" | "active" | "past_due" | "unpaid" | "canceled";
+  trial_end: null;
+  trial_start: null;
+  /** Internal; the API shows these as `items.data[0]` and `latest_invoice`. */
+  itemId: string;
+  priceId: string;
+  latestInvoiceId: string | null;
+  periodStart: number;
+  periodEnd: number;
+};
+
 export type RecordedRequest = {
   method: string;
   path: string;
@@ -108,13 +253,15 @@ type ControlBody = {
   operation?: Operation;
   /** fail-next: the HTTP status of the refusal (402 by default, as Stripe answers card errors). */
   httpStatus?: number;
-  /** fail-create: the metadata.userId whose next PaymentIntent creation fails. */
+  /** fail-create: the metadata.userId whose next PaymentIntent (or subscription) creation fails... */
   userId?: string;
+  /** ...this many times in a row (1 by default). */
+  times?: number;
   type?: string;
   code?: string;
   message?: string;
 };
-type Failure = { status: number; error: PaymentError };
+type Failure = { status: number; error: PaymentError; times?: number };
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
@@ -235,6 +382,29 @@ export function createStripeFake() {
   /** metadata.userId values whose next PaymentIntent creation fails (Stripe having a bad moment). */
   const failCreateFor = new Map<string, Failure>();
   const requests: RecordedRequest[] = [];
+  const customers = new Map<string, FakeCustomer>();
+  const subscriptions = new Map<string, FakeSubscription>();
+  const invoices = new Map<string, FakeInvoice>();
+  const prices = new Map<string, FakePrice>(
+    FAKE_PRICES.map((price) => [
+      price.id,
+      {
+        id: price.id,
+        object: "price",
+        active: true,
+        billing_scheme: "per_unit",
+        created: now(),
+        currency: "usd",
+        livemode: false,
+        metadata: {},
+        nickname: price.nickname,
+        product: `prod_fake_${price.id}`,
+        recurring: { interval: "month", interval_count: 1, usage_type: "licensed" },
+        type: "recurring",
+        unit_amount: price.unit_amount,
+      },
+    ]),
+  );
 
   function newIntent(input: {
     amount: number;
@@ -298,10 +468,21 @@ export function createStripeFake() {
     }
   }
 
+  /** Uses up one of the failures set for a user's creations. */
+  function takeCreateFailure(userId: string) {
+    const failure = failCreateFor.get(userId);
+    if (!failure) return;
+    const left = (failure.times ?? 1) - 1;
+    if (left > 0) failCreateFor.set(userId, { ...failure, times: left });
+    else failCreateFor.delete(userId);
+  }
+
   function takeFailure(intentId: string, operation: Operation): Failure | undefined {
     const key = `${intentId}:${operation}`;
     const failure = failNext.get(key);
-    failNext.delete(key);
+    const left = (failure?.times ?? 1) - 1;
+    if (failure && left > 0) failNext.set(key, { ...failure, times: left });
+    else failNext.delete(key);
     return failure;
   }
 
@@ -313,6 +494,500 @@ export function createStripeFake() {
 
   const missing = (id: string, param = "id") =>
     stripeError(404, { code: "resource_missing", message: `No such payment_intent: '${id}'`, param });
+
+  // -------------------------------------------------------------------------------------------
+  // Billing: customers, prices, subscriptions and their invoices (issue 7)
+
+  /** The first invoice's period and every renewal's: one calendar month (Stripe's `month` interval). */
+  const addMonth = (seconds: number) => {
+    const date = new Date(seconds * 1000);
+    date.setUTCMonth(date.getUTCMonth() + 1);
+    return Math.floor(date.getTime() / 1000);
+  };
+
+  function newInvoice(
+    subscription: FakeSubscription,
+    billingReason: FakeInvoice["billing_reason"],
+    periodStart: number,
+  ): FakeInvoice {
+    const price = prices.get(subscription.priceId)!;
+    const id = `in_fake_${token()}`;
+    const created = now();
+    const intent = newIntent({
+      amount: price.unit_amount,
+      currency: price.currency,
+      capture_method: "automatic",
+      customer: subscription.customer,
+      description: billingReason === "subscription_create" ? "Subscription creation" : "Subscription update",
+      automatic_payment_methods: { enabled: true },
+    });
+    const invoice: FakeInvoice = {
+      id,
+      object: "invoice",
+      amount_due: price.unit_amount,
+      amount_paid: 0,
+      amount_remaining: price.unit_amount,
+      attempt_count: 0,
+      attempted: false,
+      billing_reason: billingReason,
+      collection_method: "charge_automatically",
+      created,
+      currency: price.currency,
+      customer: subscription.customer,
+      livemode: false,
+      metadata: {},
+      paymentIntentId: intent.id,
+      lines: {
+        object: "list",
+        data: [
+          {
+            id: `il_fake_${token()}`,
+            object: "line_item",
+            amount: price.unit_amount,
+            currency: price.currency,
+            description: `1 × ${price.nickname} (at $${(price.unit_amount / 100).toFixed(2)} / month)`,
+            period: { start: periodStart, end: addMonth(periodStart) },
+            pricing: { type: "price_details", price_details: { price: price.id, product: price.product } },
+            quantity: 1,
+          },
+        ],
+        has_more: false,
+        total_count: 1,
+        url: `/v1/invoices/${id}/lines`,
+      },
+      parent: {
+        type: "subscription_details",
+        quote_details: null,
+        subscription_details: { subscription: subscription.id, metadata: { ...subscription.metadata } },
+      },
+      period_start: created,
+      period_end: created,
+      status: "open",
+      status_transitions: {
+        finalized_at: created,
+        paid_at: null,
+        marked_uncollectible_at: null,
+        voided_at: null,
+      },
+      subtotal: price.unit_amount,
+      total: price.unit_amount,
+    };
+    invoices.set(id, invoice);
+    subscription.latestInvoiceId = id;
+    return invoice;
+  }
+
+  /** An invoice as the API returns it; `confirmation_secret` is includable (only when expanded). */
+  function renderInvoice(invoice: FakeInvoice, withSecret: boolean) {
+    const { paymentIntentId, ...rest } = invoice;
+    const intent = intents.get(paymentIntentId);
+    return {
+      ...rest,
+      ...(withSecret
+        ? {
+            confirmation_secret:
+              invoice.status === "open" && intent
+                ? { client_secret: intent.client_secret, type: "payment_intent" }
+                : null,
+          }
+        : {}),
+    };
+  }
+
+  function renderSubscription(subscription: FakeSubscription, expand: readonly string[]) {
+    const price = prices.get(subscription.priceId)!;
+    const { priceId, latestInvoiceId, periodStart, periodEnd, ...rest } = subscription;
+    const invoice = latestInvoiceId ? invoices.get(latestInvoiceId) : undefined;
+    const expandInvoice =
+      expand.includes("latest_invoice") || expand.includes("latest_invoice.confirmation_secret");
+    return {
+      ...rest,
+      items: {
+        object: "list",
+        data: [
+          {
+            id: subscription.itemId,
+            object: "subscription_item",
+            created: subscription.created,
+            current_period_start: periodStart,
+            current_period_end: periodEnd,
+            metadata: {},
+            price,
+            quantity: 1,
+            subscription: subscription.id,
+          },
+        ],
+        has_more: false,
+        total_count: 1,
+        url: `/v1/subscription_items?subscription=${subscription.id}`,
+      },
+      latest_invoice:
+        invoice && expandInvoice
+          ? renderInvoice(invoice, expand.includes("latest_invoice.confirmation_secret"))
+          : (latestInvoiceId ?? null),
+    };
+  }
+
+  const SUBSCRIPTION_EXPANDABLE = [
+    "latest_invoice",
+    "latest_invoice.confirmation_secret",
+    "customer",
+  ] as const;
+
+  /** expand[0]=...: only paths this fake knows how to expand (Stripe refuses others too). */
+  function expandParam(params: Params, allowed: readonly string[]): string[] {
+    const value = params.expand;
+    if (value === undefined) return [];
+    if (typeof value !== "object") throw new ParamError("Invalid array", "expand");
+    const paths = Object.values(value);
+    for (const path of paths) {
+      if (typeof path !== "string" || !allowed.includes(path)) {
+        throw new ParamError(`This property cannot be expanded (${String(path)}).`, "expand");
+      }
+    }
+    return paths as string[];
+  }
+
+  const noSuch = (kind: string, id: string, param?: string) =>
+    stripeError(404, {
+      code: "resource_missing",
+      message: `No such ${kind}: '${id}'`,
+      ...(param ? { param } : {}),
+    });
+
+  /** What the browser's confirmation of an invoice's payment does: the invoice is paid, the subscription active. */
+  function payInvoice(invoice: FakeInvoice) {
+    const intent = intents.get(invoice.paymentIntentId)!;
+    setStatus(intent, "succeeded");
+    invoice.status = "paid";
+    invoice.attempted = true;
+    invoice.attempt_count += 1;
+    invoice.amount_paid = invoice.amount_due;
+    invoice.amount_remaining = 0;
+    invoice.status_transitions.paid_at = now();
+    const subscription = subscriptionOfInvoice(invoice);
+    if (subscription && ["incomplete", "past_due", "unpaid", "active"].includes(subscription.status)) {
+      subscription.status = "active";
+      subscription.default_payment_method = intent.payment_method;
+    }
+    return subscription;
+  }
+
+  /** A declined invoice payment: a first invoice leaves the subscription incomplete, a renewal past_due. */
+  function failInvoice(invoice: FakeInvoice, message: string) {
+    const intent = intents.get(invoice.paymentIntentId)!;
+    setStatus(intent, "requires_payment_method", { message, code: "card_declined", type: "card_error" });
+    invoice.attempted = true;
+    invoice.attempt_count += 1;
+    const subscription = subscriptionOfInvoice(invoice);
+    if (subscription?.status === "active") subscription.status = "past_due";
+    return subscription;
+  }
+
+  function subscriptionOfInvoice(invoice: FakeInvoice) {
+    return subscriptions.get(invoice.parent.subscription_details.subscription) ?? null;
+  }
+
+  function endSubscription(subscription: FakeSubscription) {
+    const at = now();
+    subscription.status = "canceled";
+    subscription.canceled_at = subscription.canceled_at ?? at;
+    subscription.ended_at = at;
+    const invoice = subscription.latestInvoiceId ? invoices.get(subscription.latestInvoiceId) : undefined;
+    // An unpaid first invoice is voided with the subscription.
+    if (invoice?.status === "open") {
+      invoice.status = "void";
+      invoice.status_transitions.voided_at = at;
+      setStatus(intents.get(invoice.paymentIntentId)!, "canceled");
+    }
+  }
+
+  function billingApi(
+    method: string,
+    segments: string[],
+    params: Params,
+  ): { response: Response; objects: string[] } | null {
+    const [, resource, id] = segments;
+
+    if (resource === "customers" && segments.length === 2 && method === "POST") {
+      allowOnly(params, ["email", "name", "description", "metadata", "phone", "expand"]);
+      const email = stringParam(params, "email");
+      if (email !== undefined && email.length > 512) throw new ParamError("Invalid email", "email");
+      const customer: FakeCustomer = {
+        id: `cus_fake_${token()}`,
+        object: "customer",
+        created: now(),
+        description: stringParam(params, "description") ?? null,
+        email: email ?? null,
+        livemode: false,
+        metadata: metadataParam(params) ?? {},
+        name: stringParam(params, "name") ?? null,
+        phone: stringParam(params, "phone") ?? null,
+        invoice_settings: { default_payment_method: null },
+      };
+      customers.set(customer.id, customer);
+      return { response: json(200, customer), objects: [customer.id] };
+    }
+    if (resource === "customers" && id && segments.length === 3 && method === "GET") {
+      const customer = customers.get(id);
+      return { response: customer ? json(200, customer) : noSuch("customer", id), objects: [id] };
+    }
+
+    if (resource === "subscriptions" && segments.length === 2 && method === "POST") {
+      allowOnly(params, [
+        "customer",
+        "items",
+        "payment_behavior",
+        "payment_settings",
+        "expand",
+        "metadata",
+        "description",
+        "default_payment_method",
+      ]);
+      const expand = expandParam(params, SUBSCRIPTION_EXPANDABLE);
+      const customerId = stringParam(params, "customer");
+      if (!customerId)
+        throw new ParamError("Missing required param: customer.", "customer", "parameter_missing");
+      const items = params.items;
+      if (items === undefined)
+        throw new ParamError("Missing required param: items.", "items", "parameter_missing");
+      if (typeof items !== "object") throw new ParamError("Invalid array", "items");
+      const itemList = Object.entries(items);
+      if (itemList.length !== 1 || itemList[0][0] !== "0" || typeof itemList[0][1] !== "object") {
+        // The fake bills one price per subscription, as the app does.
+        throw new ParamError("This fake supports exactly one item: items[0]", "items");
+      }
+      const item = itemList[0][1] as Params;
+      allowOnly(item, ["price", "quantity", "metadata"]);
+      const priceId = stringParam(item, "price");
+      if (!priceId)
+        throw new ParamError(
+          "Missing required param: items[0][price].",
+          "items[0][price]",
+          "parameter_missing",
+        );
+      const quantity = integerParam(item, "quantity") ?? 1;
+      if (quantity !== 1) throw new ParamError("This fake supports quantity 1 only", "items[0][quantity]");
+      const paymentBehavior =
+        enumParam(params, "payment_behavior", [
+          "allow_incomplete",
+          "default_incomplete",
+          "error_if_incomplete",
+          "pending_if_incomplete",
+        ] as const) ?? "allow_incomplete";
+      let saveDefault: "off" | "on_subscription" = "off";
+      const settings = params.payment_settings;
+      if (settings !== undefined) {
+        if (typeof settings !== "object") throw new ParamError("Invalid object", "payment_settings");
+        allowOnly(settings, ["save_default_payment_method", "payment_method_types"]);
+        saveDefault =
+          enumParam(settings, "save_default_payment_method", ["off", "on_subscription"] as const) ?? "off";
+      }
+      const metadata = metadataParam(params) ?? {};
+      const customer = customers.get(customerId);
+      if (!customer) return { response: noSuch("customer", customerId, "customer"), objects: [customerId] };
+      const price = prices.get(priceId);
+      if (!price) return { response: noSuch("price", priceId, "items[0][price]"), objects: [priceId] };
+      if (paymentBehavior !== "default_incomplete" && !stringParam(params, "default_payment_method")) {
+        return {
+          response: stripeError(400, {
+            code: "resource_missing",
+            message:
+              "This customer has no attached payment source or default payment method. Please consider adding a default payment method.",
+          }),
+          objects: [customerId],
+        };
+      }
+      const createFailure = metadata.userId ? failCreateFor.get(metadata.userId) : undefined;
+      if (createFailure && metadata.userId) {
+        takeCreateFailure(metadata.userId);
+        return { response: json(createFailure.status, { error: createFailure.error }), objects: [] };
+      }
+      const created = now();
+      const subscription: FakeSubscription = {
+        id: `sub_fake_${token()}`,
+        object: "subscription",
+        billing_cycle_anchor: created,
+        cancel_at: null,
+        cancel_at_period_end: false,
+        canceled_at: null,
+        cancellation_details: { comment: null, feedback: null, reason: null },
+        collection_method: "charge_automatically",
+        created,
+        currency: price.currency,
+        customer: customerId,
+        default_payment_method: null,
+        description: stringParam(params, "description") ?? null,
+        ended_at: null,
+        livemode: false,
+        metadata,
+        payment_settings: {
+          payment_method_options: null,
+          payment_method_types: null,
+          save_default_payment_method: saveDefault,
+        },
+        start_date: created,
+        status: "incomplete",
+        trial_end: null,
+        trial_start: null,
+        itemId: `si_fake_${token()}`,
+        priceId,
+        latestInvoiceId: null,
+        periodStart: created,
+        periodEnd: addMonth(created),
+      };
+      subscriptions.set(subscription.id, subscription);
+      const invoice = newInvoice(subscription, "subscription_create", created);
+      return {
+        response: json(200, renderSubscription(subscription, expand)),
+        objects: [subscription.id, invoice.id, customerId],
+      };
+    }
+
+    if (resource === "subscriptions" && id && segments.length === 3) {
+      const subscription = subscriptions.get(id);
+      if (method === "GET") {
+        const expand = expandParam(params, SUBSCRIPTION_EXPANDABLE);
+        if (!subscription) return { response: noSuch("subscription", id), objects: [id] };
+        return { response: json(200, renderSubscription(subscription, expand)), objects: [id] };
+      }
+      if (method === "POST") {
+        allowOnly(params, ["cancel_at_period_end", "metadata", "expand", "proration_behavior"]);
+        const expand = expandParam(params, SUBSCRIPTION_EXPANDABLE);
+        const cancelAtPeriodEnd = booleanParam(params, "cancel_at_period_end");
+        const metadata = metadataParam(params);
+        if (!subscription) return { response: noSuch("subscription", id), objects: [id] };
+        if (
+          ["canceled", "incomplete_expired"].includes(subscription.status) &&
+          cancelAtPeriodEnd !== undefined
+        ) {
+          return {
+            response: stripeError(400, {
+              message: "A canceled subscription can only update its cancellation_details and metadata.",
+            }),
+            objects: [id],
+          };
+        }
+        if (subscription.status === "incomplete" && cancelAtPeriodEnd !== undefined) {
+          return {
+            response: stripeError(400, {
+              message:
+                "A subscription in the incomplete status can only update its metadata and default payment method.",
+            }),
+            objects: [id],
+          };
+        }
+        if (cancelAtPeriodEnd !== undefined) {
+          subscription.cancel_at_period_end = cancelAtPeriodEnd;
+          subscription.cancel_at = cancelAtPeriodEnd ? subscription.periodEnd : null;
+          subscription.canceled_at = cancelAtPeriodEnd ? now() : null;
+          subscription.cancellation_details.reason = cancelAtPeriodEnd ? "cancellation_requested" : null;
+        }
+        if (metadata) subscription.metadata = { ...subscription.metadata, ...metadata };
+        return { response: json(200, renderSubscription(subscription, expand)), objects: [id] };
+      }
+      if (method === "DELETE") {
+        allowOnly(params, ["invoice_now", "prorate", "cancellation_details", "expand"]);
+        const expand = expandParam(params, SUBSCRIPTION_EXPANDABLE);
+        // A canceled subscription is gone, as far as cancelling goes.
+        if (!subscription || subscription.status === "canceled") {
+          return { response: noSuch("subscription", id), objects: [id] };
+        }
+        const failure = takeFailure(id, "cancel");
+        if (failure) return { response: json(failure.status, { error: failure.error }), objects: [id] };
+        endSubscription(subscription);
+        return { response: json(200, renderSubscription(subscription, expand)), objects: [id] };
+      }
+    }
+
+    if (resource === "invoices" && id && segments.length === 3 && method === "GET") {
+      const expand = expandParam(params, ["confirmation_secret"]);
+      const invoice = invoices.get(id);
+      if (!invoice) return { response: noSuch("invoice", id), objects: [id] };
+      return {
+        response: json(200, renderInvoice(invoice, expand.includes("confirmation_secret"))),
+        objects: [id],
+      };
+    }
+    return null;
+  }
+
+  /** /__control/... for billing; null when the path is not a billing one. */
+  function billingControl(
+    request: Request,
+    segments: string[],
+    body: ControlBody,
+    url: URL,
+  ): Response | null {
+    const [resource, id, action] = segments;
+    if (resource === "customers" && !id && request.method === "GET") {
+      const email = url.searchParams.get("email");
+      return json(
+        200,
+        [...customers.values()].filter((customer) => email === null || customer.email === email),
+      );
+    }
+    if (resource === "invoices" && id) {
+      const invoice = invoices.get(id);
+      if (!invoice) return json(404, { error: `no invoice ${id}` });
+      if (!action && request.method === "GET") return json(200, renderInvoice(invoice, false));
+      if (action === "pay" && request.method === "POST") {
+        if (invoice.status !== "open") return json(409, { error: `invoice ${id} is ${invoice.status}` });
+        const subscription = payInvoice(invoice);
+        return json(200, {
+          invoice: renderInvoice(invoice, false),
+          subscription: subscription ? renderSubscription(subscription, []) : null,
+        });
+      }
+      if (action === "fail" && request.method === "POST") {
+        if (invoice.status !== "open") return json(409, { error: `invoice ${id} is ${invoice.status}` });
+        const subscription = failInvoice(invoice, body.message ?? "Your card was declined.");
+        return json(200, {
+          invoice: renderInvoice(invoice, false),
+          subscription: subscription ? renderSubscription(subscription, []) : null,
+        });
+      }
+    }
+    if (resource === "subscriptions" && id) {
+      const subscription = subscriptions.get(id);
+      if (!subscription) return json(404, { error: `no subscription ${id}` });
+      if (!action && request.method === "GET") return json(200, renderSubscription(subscription, []));
+      if (action === "renew" && request.method === "POST") {
+        // The billing cycle turns: a new period and its invoice, then the card is charged (or declined).
+        if (!["active", "past_due"].includes(subscription.status) || subscription.cancel_at_period_end) {
+          return json(409, { error: `subscription ${id} does not renew (${subscription.status})` });
+        }
+        subscription.periodStart = subscription.periodEnd;
+        subscription.periodEnd = addMonth(subscription.periodStart);
+        const invoice = newInvoice(subscription, "subscription_cycle", subscription.periodStart);
+        if (body.status === "requires_payment_method")
+          failInvoice(invoice, body.message ?? "Your card was declined.");
+        else payInvoice(invoice);
+        return json(200, {
+          invoice: renderInvoice(invoice, false),
+          subscription: renderSubscription(subscription, []),
+        });
+      }
+      if (action === "fail-next" && request.method === "POST") {
+        // The next cancellation of this subscription fails (Stripe unreachable or having a bad moment).
+        failNext.set(`${id}:cancel`, {
+          status: Number(body.httpStatus ?? 500),
+          error: { type: "api_error", message: body.message ?? "An unknown error occurred." },
+          // The library retries a 500 twice: by default it fails every try of one call.
+          times: Number(body.times ?? 3),
+        });
+        return json(200, { ok: true });
+      }
+      if (action === "end" && request.method === "POST") {
+        // The period ran out on a subscription set to cancel (or Stripe gave up retrying): it ends.
+        if (subscription.status === "canceled")
+          return json(409, { error: `subscription ${id} already ended` });
+        endSubscription(subscription);
+        return json(200, renderSubscription(subscription, []));
+      }
+    }
+    return null;
+  }
 
   /** The API proper. Returns the response and the ids of the objects it concerned. */
   function api(method: string, path: string, params: Params): { response: Response; objects: string[] } {
@@ -364,7 +1039,7 @@ export function createStripeFake() {
       const metadata = metadataParam(params);
       const createFailure = metadata?.userId ? failCreateFor.get(metadata.userId) : undefined;
       if (createFailure && metadata?.userId) {
-        failCreateFor.delete(metadata.userId);
+        takeCreateFailure(metadata.userId);
         return { response: json(createFailure.status, { error: createFailure.error }), objects: [] };
       }
       const intent = newIntent({
@@ -490,6 +1165,9 @@ export function createStripeFake() {
       return { response: json(200, refund), objects: [intentId, refund.id] };
     }
 
+    const billing = billingApi(method, segments, params);
+    if (billing) return billing;
+
     return {
       response: stripeError(404, { message: `Unrecognized request URL (${method}: ${path})` }),
       objects: [],
@@ -584,6 +1262,7 @@ export function createStripeFake() {
       failCreateFor.set(body.userId, {
         status: Number(body.httpStatus ?? 500),
         error: { type: "api_error", message: body.message ?? "An unknown error occurred." },
+        times: Number(body.times ?? 1),
       });
       return json(200, { ok: true });
     }
@@ -598,6 +1277,8 @@ export function createStripeFake() {
       if (body.status) setStatus(intent, body.status, body.error);
       return json(200, intent);
     }
+    const billing = billingControl(request, segments, body, url);
+    if (billing) return billing;
     if (segments[0] === "payment_intents" && segments[1]) {
       const intent = intents.get(segments[1]);
       if (!intent) return json(404, { error: `no PaymentIntent ${segments[1]}` });

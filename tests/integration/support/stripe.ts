@@ -49,23 +49,59 @@ export const stripeFake = {
   /** The next capture/cancel/refund of this PaymentIntent is refused. */
   failNext: (id: string, operation: "capture" | "cancel" | "refund", message = "Your card was declined.") =>
     control<{ ok: true }>(`/payment_intents/${id}/fail-next`, { operation, message }),
-  /** The next PaymentIntent created for this user (metadata.userId) fails with a 500, as Stripe sometimes does. */
-  failNextCreate: (userId: number) => control<{ ok: true }>("/fail-create", { userId: String(userId) }),
+  /**
+   * The next PaymentIntent or subscription created for this user (metadata.userId) fails with a 500,
+   * as Stripe sometimes does (`times` in a row).
+   */
+  failNextCreate: (userId: number, times = 1) =>
+    control<{ ok: true }>("/fail-create", { userId: String(userId), times }),
   /** The API requests that concerned an object (its creation, captures, refunds...). */
   requests: (objectId: string) =>
     control<RecordedRequest[]>(`/requests?object=${encodeURIComponent(objectId)}`),
+
+  // Billing (subscriptions)
+  /** The subscription as Stripe holds it now (latest_invoice is the invoice's id). */
+  subscription: (id: string) => control<Stripe.Subscription>(`/subscriptions/${id}`),
+  invoice: (id: string) => control<Stripe.Invoice>(`/invoices/${id}`),
+  /** The Stripe customers with this e-mail address. */
+  customersWithEmail: (email: string) =>
+    control<Stripe.Customer[]>(`/customers?email=${encodeURIComponent(email)}`),
+  /** The browser confirmed the invoice's payment: the invoice is paid and the subscription active. */
+  payInvoice: (id: string) => control<BillingChange>(`/invoices/${id}/pay`, {}),
+  /** The card was declined for the invoice. */
+  failInvoice: (id: string, message = "Your card was declined.") =>
+    control<BillingChange>(`/invoices/${id}/fail`, { message }),
+  /** The next billing period starts: its invoice is charged, or declined. */
+  renew: (id: string, { decline = false } = {}) =>
+    control<BillingChange>(
+      `/subscriptions/${id}/renew`,
+      decline ? { status: "requires_payment_method", message: "Your card was declined." } : {},
+    ),
+  /** The next cancellation of the subscription fails with a 500. */
+  failNextCancel: (id: string) => control<{ ok: true }>(`/subscriptions/${id}/fail-next`, {}),
+  /** The subscription ends (its cancelled period ran out, or Stripe stopped retrying). */
+  end: (id: string) => control<Stripe.Subscription>(`/subscriptions/${id}/end`, {}),
 };
+
+export type BillingChange = { invoice: Stripe.Invoice; subscription: Stripe.Subscription | null };
 
 let eventCounter = 0;
 
-/** A Stripe event (as the API delivers it) about `object`. */
-export function stripeEvent(type: string, object: unknown): Record<string, unknown> {
+/**
+ * A Stripe event (as the API delivers it) about `object`. `created` (seconds) places it in time,
+ * for events that arrive out of order; by default it is now.
+ */
+export function stripeEvent(
+  type: string,
+  object: unknown,
+  { created = Math.floor(Date.now() / 1000) }: { created?: number } = {},
+): Record<string, unknown> {
   eventCounter += 1;
   return {
     id: `evt_test_${Date.now().toString(36)}_${eventCounter}`,
     object: "event",
     api_version: Stripe.API_VERSION,
-    created: Math.floor(Date.now() / 1000),
+    created,
     data: { object },
     livemode: false,
     pending_webhooks: 1,

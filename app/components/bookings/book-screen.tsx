@@ -1,0 +1,499 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { MonthCalendar } from "~/components/bookings/month-calendar";
+import { ExpertAvatar } from "~/components/expert-avatar";
+import { PaymentFields } from "~/components/payment/payment-fields";
+import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
+import { Button, buttonClass } from "~/components/ui/button";
+import { ErrorList, Field, Label, TextareaField } from "~/components/ui/field";
+import { toast } from "~/components/ui/toast";
+import { useHydrated } from "~/components/use-hydrated";
+import { expertProfilePath } from "~/lib/experts";
+import { formatCents } from "~/lib/money";
+import {
+  BOOKING_HORIZON_DAYS,
+  browserTimeZone,
+  dateInZone,
+  formatInstantTime,
+  formatLongDate,
+  instantToLocal,
+  monthOf,
+  type ScheduleWindow,
+  type Slot,
+  slotsOnViewerDate,
+  upcomingSlots,
+  viewerDates,
+  zoneName,
+} from "~/lib/slots";
+import { BookingFormSchema } from "~/schemas/bookings";
+
+/**
+ * The booking screen (SPEC.md "Book a session"): a date picker and hourly times in the client's own
+ * zone (the expert's beside them), the client's details and message, and the card payment. The
+ * server holds the slot and takes the payment (POST /api/bookings, then /api/bookings/{id}/payment);
+ * a time someone else took first is refused with 409 and the list is refreshed.
+ */
+
+export const LOGIN_TOAST = {
+  title: "Authentication Required",
+  description: "Please log in to book a session.",
+  variant: "destructive" as const,
+};
+
+export const loginPath = (path: string) => `/auth?${new URLSearchParams({ redirectTo: path })}`;
+
+class LoginRequired extends Error {}
+class SlotTaken extends Error {}
+class AlreadyBooked extends Error {
+  constructor(readonly bookingId: number) {
+    super("already booked");
+  }
+}
+
+/** What /book/{expertId} loads (app/services/booking-page.server.ts). */
+export type BookingPageData =
+  | { found: false; expert: null }
+  | {
+      found: true;
+      expert: {
+        id: number;
+        name: string;
+        title: string | null;
+        profileImage: string | null;
+        customUrl: string | null;
+        /** Integer cents. */
+        sessionPrice: number;
+        timeZone: string;
+        isAvailable: boolean;
+        schedule: ScheduleWindow[];
+      };
+      /** Starts (epoch ms) already booked or held. */
+      busy: number[];
+      now: number;
+      ownProfile: boolean;
+      mode: "test" | "paid";
+      publishableKey: string | null;
+      client: { name: string; email: string };
+    };
+
+type LoaderData = Extract<BookingPageData, { found: true }>;
+
+/** The booking screen, or SPEC.md's alert for an expert that does not exist. */
+export function BookingPage({ data }: { data: BookingPageData }) {
+  if (!data.found) return <ExpertNotFound />;
+  return <BookScreen {...data} />;
+}
+
+function ExpertNotFound() {
+  return (
+    <div className="page narrow-page stack-lg">
+      <h1>Book a Session</h1>
+      <div className="notice notice--danger" role="alert">
+        This expert could not be found. Please check the URL and try again.
+      </div>
+      <p>
+        <Link to="/experts" className={buttonClass({ variant: "secondary" })}>
+          Browse Experts
+        </Link>
+      </p>
+    </div>
+  );
+}
+
+type ApiBody = {
+  error?: string;
+  status?: string;
+  bookingId?: number;
+  clientSecret?: string;
+  fieldErrors?: Record<string, string[]>;
+  redirectTo?: string;
+};
+
+function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, client }: LoaderData) {
+  const hydrated = useHydrated();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const revalidator = useRevalidator();
+  const paymentRef = useRef<PaymentHandle>(null);
+  const [paymentReady, setPaymentReady] = useState(false);
+  const onReadyChange = useCallback((ready: boolean) => setPaymentReady(ready), []);
+  const [busyState, setBusyState] = useState(false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  // Starts this screen learnt were taken since the page loaded (a 409), until the list reloads.
+  const [takenNow, setTakenNow] = useState<number[]>([]);
+  // After a declined card the same booking (hold and PaymentIntent) is paid for again.
+  const unpaidBookingId = useRef<number | null>(null);
+
+  const expertName = expert.name || "Expert";
+  const priceText = formatCents(expert.sessionPrice);
+  const testMode = mode === "test";
+  // The client's own zone once the page runs in their browser; the expert's while rendering on the server.
+  const viewerZone = hydrated ? browserTimeZone() : expert.timeZone;
+  const sameZone = viewerZone === expert.timeZone;
+
+  const scheduled = useMemo(
+    () => upcomingSlots({ schedule: expert.schedule, timeZone: expert.timeZone, now }),
+    [expert.schedule, expert.timeZone, now],
+  );
+  const free = useMemo(() => {
+    const taken = new Set([...busy, ...takenNow]);
+    return scheduled.filter((slot) => !taken.has(slot.startsAt));
+  }, [scheduled, busy, takenNow]);
+  const enabledDates = useMemo(() => viewerDates(scheduled, viewerZone), [scheduled, viewerZone]);
+  const today = dateInZone(now, viewerZone);
+  const lastDate = dateInZone(now + BOOKING_HORIZON_DAYS * 86_400_000, viewerZone);
+
+  const [month, setMonth] = useState(() => monthOf(today));
+  // Once the page runs in the client's browser, open on the client's own current month.
+  const todayMonth = monthOf(today);
+  useEffect(() => {
+    if (hydrated) setMonth(todayMonth);
+  }, [hydrated, todayMonth]);
+  const [date, setDate] = useState<string | null>(null);
+  const [time, setTime] = useState("");
+
+  const timeOptions = useMemo(() => {
+    if (!date) return [];
+    const seen = new Set<string>();
+    const options: { value: string; label: string; slot: Slot }[] = [];
+    for (const slot of slotsOnViewerDate(free, date, viewerZone)) {
+      const value = instantToLocal(slot.startsAt, viewerZone).time;
+      if (seen.has(value)) continue; // a wall clock repeated by an autumn change: its first occurrence
+      seen.add(value);
+      const mine = formatInstantTime(slot.startsAt, viewerZone);
+      const theirs = formatInstantTime(slot.startsAt, expert.timeZone);
+      options.push({ value, label: sameZone ? mine : `${mine} (${theirs})`, slot });
+    }
+    return options;
+  }, [date, free, viewerZone, expert.timeZone, sameZone]);
+  const chosen = timeOptions.find((option) => option.value === time) ?? null;
+
+  function chooseDate(next: string) {
+    setDate(next);
+    setFormError(null);
+    // The chosen start stays only if the new date offers it too.
+    const stillThere = slotsOnViewerDate(free, next, viewerZone).some(
+      (slot) => instantToLocal(slot.startsAt, viewerZone).time === time,
+    );
+    if (!stillThere) setTime("");
+  }
+
+  const [form, fields] = useForm({
+    id: "book-session",
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: { name: client.name, email: client.email },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: BookingFormSchema }),
+    onSubmit(event, { submission }) {
+      event.preventDefault();
+      if (submission?.status === "success") void book(submission.value);
+    },
+  });
+
+  function slotWasTaken(message: string, startsAt: number | null) {
+    if (startsAt !== null) setTakenNow((current) => [...current, startsAt]);
+    setTime("");
+    setFormError(message);
+    toast({ title: "Time no longer available", description: message, variant: "destructive" });
+    revalidator.revalidate();
+  }
+
+  async function postBooking(values: {
+    name: string;
+    email: string;
+    message: string;
+    date: string;
+    time: string;
+  }) {
+    const response = await fetch("/api/bookings", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        expertId: expert.id,
+        ...values,
+        timeZone: viewerZone,
+        ...(unpaidBookingId.current ? { bookingId: unpaidBookingId.current } : {}),
+      }),
+    });
+    if (response.status === 401) throw new LoginRequired();
+    const body = (await response.json().catch(() => ({}))) as ApiBody;
+    if (response.status === 409 && body.fieldErrors === undefined && body.error) {
+      throw Object.assign(new SlotTaken(body.error), { status: 409 });
+    }
+    if (!response.ok || !body.bookingId)
+      throw new Error(body.error ?? "An error occurred. Please try again.");
+    return body;
+  }
+
+  async function book(values: { name: string; email: string; message: string; date: string; time: string }) {
+    setFormError(null);
+    const startsAt = chosen?.slot.startsAt ?? null;
+    if (!testMode && (!paymentRef.current || !paymentReady)) {
+      toast({ title: "Error", description: PAYMENT_TEXTS.notReady, variant: "destructive" });
+      return;
+    }
+    setBusyState(true);
+    try {
+      if (testMode) {
+        const body = await postBooking(values);
+        toast({ title: "Success! (Test Mode)", description: "Your session is booked." });
+        navigate(`/thank-you?booking=${body.bookingId}`);
+        return;
+      }
+      let bookingId: number | null = null;
+      const outcome = await paymentRef.current!.pay(async () => {
+        const body = await postBooking(values);
+        bookingId = body.bookingId!;
+        if (body.status === "confirmed" || body.status === "pending") throw new AlreadyBooked(bookingId);
+        unpaidBookingId.current = bookingId;
+        if (!body.clientSecret) throw new Error(PAYMENT_TEXTS.initFailed);
+        return {
+          clientSecret: body.clientSecret,
+          returnUrl: `${window.location.origin}/book/return?booking=${bookingId}`,
+        };
+      });
+      if (!outcome.ok) {
+        if (outcome.cause instanceof LoginRequired) throw outcome.cause;
+        if (outcome.cause instanceof SlotTaken) throw outcome.cause;
+        if (outcome.cause instanceof AlreadyBooked) {
+          unpaidBookingId.current = null;
+          toast({ title: "Success!", description: "Your session is booked." });
+          navigate(`/thank-you?booking=${outcome.cause.bookingId}`);
+          return;
+        }
+        const title = outcome.stage === "payment" || outcome.stage === "details" ? "Payment Failed" : "Error";
+        toast({ title, description: outcome.message, variant: "destructive" });
+        setFormError(outcome.message);
+        return;
+      }
+      const confirmed = await fetch(`/api/bookings/${bookingId}/payment`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ paymentIntentId: outcome.paymentIntentId }),
+      });
+      const body = (await confirmed.json().catch(() => ({}))) as ApiBody;
+      if (!confirmed.ok) {
+        if (confirmed.status === 409) {
+          unpaidBookingId.current = null;
+          slotWasTaken(body.error ?? "", startsAt);
+          return;
+        }
+        toast({
+          title: "Payment Failed",
+          description: body.error ?? PAYMENT_TEXTS.initFailed,
+          variant: "destructive",
+        });
+        setFormError(body.error ?? PAYMENT_TEXTS.initFailed);
+        return;
+      }
+      unpaidBookingId.current = null;
+      toast({ title: "Success!", description: "Your session is booked." });
+      navigate(body.redirectTo ?? `/thank-you?booking=${bookingId}`);
+    } catch (error) {
+      if (error instanceof LoginRequired) {
+        setStatus("Redirecting to login...");
+        toast(LOGIN_TOAST);
+        navigate(loginPath(location.pathname));
+        return;
+      }
+      if (error instanceof SlotTaken) {
+        slotWasTaken(error.message, startsAt);
+        return;
+      }
+      const message =
+        error instanceof Error && error.message ? error.message : "An error occurred. Please try again.";
+      setFormError(message);
+      toast({ title: "Error", description: message, variant: "destructive" });
+    } finally {
+      setBusyState(false);
+    }
+  }
+
+  const canBook = expert.isAvailable && !ownProfile;
+  const submitDisabled = busyState || (!testMode && !paymentReady);
+  const timeSelectId = "book-session-time";
+
+  return (
+    <div className="page book-page stack-lg">
+      <header className="book-header">
+        <h1>{`Book a Session with ${expertName}`}</h1>
+        <p className="muted">
+          A 60-minute 1:1 video session for {priceText}. Times are shown in your time zone, with {expertName}
+          's beside them.
+        </p>
+        {testMode ? <span className="badge badge--warning">Test Mode Active</span> : null}
+        {status ? (
+          <p className="status-text" role="status">
+            {status}
+          </p>
+        ) : null}
+      </header>
+
+      <section className="card expert-summary" aria-label="The expert you are booking">
+        <ExpertAvatar src={expert.profileImage} name={expertName} size="lg" />
+        <div>
+          <p className="expert-summary__name">{expertName}</p>
+          <p className="muted">{expert.title || "Expert Consultant"}</p>
+          <p className="hint">
+            <Link to={expertProfilePath(expert)}>View profile</Link>
+          </p>
+        </div>
+      </section>
+
+      {!expert.isAvailable ? (
+        <div className="notice notice--warning" role="status">
+          {expertName} is not taking new bookings right now. You can still{" "}
+          <Link to={`/ask/${expert.id}`}>ask a question</Link>.
+        </div>
+      ) : ownProfile ? (
+        <p className="form-error" role="alert">
+          You can't book a session with yourself.
+        </p>
+      ) : null}
+
+      {canBook ? (
+        <form method="post" {...getFormProps(form)} className="book-layout">
+          <section className="card stack" aria-labelledby="when-title">
+            <div>
+              <h2 id="when-title">Choose a time</h2>
+              {hydrated ? (
+                <p className="hint">
+                  Your time zone: {viewerZone.replace(/_/g, " ")} ({zoneName(now, viewerZone)})
+                  {sameZone
+                    ? ", the same as the expert's."
+                    : `. ${expertName}'s: ${expert.timeZone.replace(/_/g, " ")} (${zoneName(now, expert.timeZone)}).`}
+                </p>
+              ) : null}
+            </div>
+            {hydrated ? (
+              <>
+                <div className="field">
+                  <span className="label" id="book-date-label">
+                    Date
+                  </span>
+                  <MonthCalendar
+                    label="Choose a date for your session"
+                    month={month}
+                    onMonthChange={setMonth}
+                    selected={date}
+                    onSelect={chooseDate}
+                    today={today}
+                    minMonth={monthOf(today)}
+                    maxMonth={monthOf(lastDate)}
+                    isDisabled={(day) => day < today || day > lastDate || !enabledDates.has(day)}
+                  />
+                  <input type="hidden" name={fields.date.name} value={date ?? ""} />
+                  <p className="hint" aria-live="polite">
+                    {date ? `Selected: ${formatLongDate(date)}` : "Days without open hours are greyed out."}
+                  </p>
+                  <ErrorList id={fields.date.errorId} errors={fields.date.errors} />
+                </div>
+                <div className="field">
+                  <Label htmlFor={timeSelectId}>Time</Label>
+                  <select
+                    id={timeSelectId}
+                    name={fields.time.name}
+                    className="select"
+                    value={time}
+                    onChange={(event) => {
+                      setTime(event.currentTarget.value);
+                      setFormError(null);
+                    }}
+                    disabled={!date || timeOptions.length === 0}
+                    aria-invalid={fields.time.errors?.length ? true : undefined}
+                    aria-describedby={`${timeSelectId}-hint ${fields.time.errorId}`}
+                  >
+                    <option value="">{date ? "Select a time" : "Select a date first"}</option>
+                    {timeOptions.map((option) => (
+                      <option key={option.value} value={option.value}>
+                        {option.label}
+                      </option>
+                    ))}
+                  </select>
+                  <p id={`${timeSelectId}-hint`} className="hint" aria-live="polite">
+                    {date && timeOptions.length === 0
+                      ? "No available time slots for this date."
+                      : chosen
+                        ? `${formatLongDate(chosen.slot.date)} at ${formatInstantTime(chosen.slot.startsAt, expert.timeZone)} for ${expertName}.`
+                        : "Sessions last 60 minutes and start on the hour."}
+                  </p>
+                  <ErrorList id={fields.time.errorId} errors={fields.time.errors} />
+                </div>
+              </>
+            ) : (
+              <p className="status-text" role="status">
+                Loading expert details...
+              </p>
+            )}
+          </section>
+
+          <section className="card stack" aria-labelledby="details-title">
+            <h2 id="details-title">Your details</h2>
+            {formError ? (
+              <p className="form-error" role="alert">
+                {formError}
+              </p>
+            ) : null}
+            <Field
+              label="Name"
+              inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+              errors={fields.name.errors}
+            />
+            <Field
+              label="Email"
+              inputProps={{ ...getInputProps(fields.email, { type: "email" }), autoComplete: "email" }}
+              errors={fields.email.errors}
+            />
+            <TextareaField
+              label="Message"
+              hint="What would you like to discuss? A few lines help the expert prepare."
+              inputProps={{ ...getTextareaProps(fields.message), rows: 5 }}
+              errors={fields.message.errors}
+            />
+            <div className="payment-box">
+              <div className="payment-box__line">
+                <span>60-minute session</span>
+                <strong>{priceText}</strong>
+              </div>
+              {testMode ? (
+                <p className="hint">Test Mode: sessions are booked without payment.</p>
+              ) : (
+                <PaymentFields
+                  ref={paymentRef}
+                  setup={
+                    publishableKey
+                      ? {
+                          publishableKey,
+                          amount: expert.sessionPrice,
+                          currency: "usd",
+                          captureMethod: "automatic",
+                        }
+                      : null
+                  }
+                  onReadyChange={onReadyChange}
+                />
+              )}
+            </div>
+            <Button
+              type="submit"
+              size="lg"
+              block
+              disabled={submitDisabled || !hydrated}
+              aria-disabled={submitDisabled}
+            >
+              {busyState ? "Booking..." : `Confirm Booking (${priceText})`}
+            </Button>
+            <p className="hint">
+              {testMode
+                ? "No card is needed in test mode."
+                : "Your card is charged when you book. Cancel up to 24 hours before the start for a full refund."}
+            </p>
+          </section>
+        </form>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,33 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { bookingDeps, confirmBookingPayment, parseId } from "~/models/bookings.server";
+import { ConfirmBookingPaymentSchema } from "~/schemas/bookings";
+
+/**
+ * POST /api/bookings/{id}/payment {paymentIntentId}: the browser confirmed the payment; the server
+ * checks the PaymentIntent with Stripe (this booking's, succeeded, the right amount) before the
+ * session counts as booked. 400 with the reason otherwise; 409 when the hold ran out and the slot
+ * went to someone else (the payment is then refunded).
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  const user = await requireApiUser(context, request);
+  const bookingId = parseId(params.bookingId);
+  if (bookingId === null) return apiError(404, "Booking not found.");
+  const { paymentIntentId } = await readJson(request, ConfirmBookingPaymentSchema);
+  const result = await confirmBookingPayment(bookingDeps(context), {
+    userId: user.id,
+    bookingId,
+    paymentIntentId,
+  });
+  if (!result.ok) {
+    const status = result.reason === "not_found" ? 404 : result.reason === "slot_taken" ? 409 : 400;
+    return apiError(status, result.message, { reason: result.reason });
+  }
+  return Response.json(
+    { status: result.status, bookingId, redirectTo: `/thank-you?booking=${bookingId}` },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export const loader = () => apiError(405, "Method not allowed");

@@ -1,0 +1,45 @@
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { requireUser } from "~/auth/guards.server";
+import { bookingDeps, confirmBookingPayment, getBookingRow, parseId } from "~/models/bookings.server";
+import { redirectWithToast } from "~/services/flash.server";
+
+/**
+ * GET /book/return?booking={id}&payment_intent={pi}: where Stripe sends the browser back after a
+ * payment method that needed a redirect. The server checks the PaymentIntent itself; the query
+ * string only says which one.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  const url = new URL(request.url);
+  const bookingId = parseId(url.searchParams.get("booking"));
+  const paymentIntentId = url.searchParams.get("payment_intent") ?? "";
+  const deps = bookingDeps(context);
+  const booking = bookingId === null ? null : await getBookingRow(deps.db, bookingId);
+  const back = booking ? `/book/${booking.expertId}` : "/experts";
+  if (!booking || booking.userId !== user.id || !/^pi_[A-Za-z0-9_]{1,250}$/.test(paymentIntentId)) {
+    return redirectWithToast(back, {
+      title: "Error",
+      description: "An error occurred. Please try again.",
+      variant: "destructive",
+    });
+  }
+  const result = await confirmBookingPayment(deps, {
+    userId: user.id,
+    bookingId: booking.id,
+    paymentIntentId,
+  });
+  if (!result.ok) {
+    return redirectWithToast(back, {
+      title: "Payment Failed",
+      description: result.message,
+      variant: "destructive",
+    });
+  }
+  return redirectWithToast(`/thank-you?booking=${booking.id}`, {
+    title: "Success!",
+    description:
+      result.status === "pending"
+        ? "Your payment is processing. We'll confirm your session as soon as it arrives."
+        : "Your session is booked.",
+  });
+}

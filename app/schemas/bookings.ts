@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { isValidDate, isValidTimeZone, minutesOfDay, SESSION_MINUTES } from "~/lib/slots";
+
+/**
+ * Booking a session and setting a weekly schedule, shared by browser and server, with SPEC.md's
+ * exact messages (section 5, "Booking"). conform turns empty fields into undefined, so the `error`
+ * given to z.string() is the "required" message.
+ */
+export const BOOKING_MESSAGES = {
+  name: "Name must be at least 2 characters long",
+  nameTooLong: "Name must be at most 100 characters long",
+  email: "Please enter a valid email address",
+  date: "Please select a date for your session",
+  time: "Please select a time slot",
+  message: "Please provide a brief description of what you'd like to discuss",
+  messageTooLong: "Your message must be at most 2,000 characters long",
+  timeZone: "Please choose a valid time zone.",
+} as const;
+
+export const BOOKING_LIMITS = { nameMax: 100, messageMin: 10, messageMax: 2000 } as const;
+
+const BookingFields = {
+  name: z
+    .string({ error: BOOKING_MESSAGES.name })
+    .trim()
+    .min(2, { error: BOOKING_MESSAGES.name })
+    .max(BOOKING_LIMITS.nameMax, { error: BOOKING_MESSAGES.nameTooLong }),
+  email: z
+    .string({ error: BOOKING_MESSAGES.email })
+    .trim()
+    .max(254, { error: BOOKING_MESSAGES.email })
+    .pipe(z.email({ error: BOOKING_MESSAGES.email })),
+  date: z
+    .string({ error: BOOKING_MESSAGES.date })
+    .refine((value) => isValidDate(value), { error: BOOKING_MESSAGES.date }),
+  time: z.string({ error: BOOKING_MESSAGES.time }).regex(/^\d{2}:\d{2}$/, { error: BOOKING_MESSAGES.time }),
+  message: z
+    .string({ error: BOOKING_MESSAGES.message })
+    .trim()
+    .min(BOOKING_LIMITS.messageMin, { error: BOOKING_MESSAGES.message })
+    .max(BOOKING_LIMITS.messageMax, { error: BOOKING_MESSAGES.messageTooLong }),
+};
+
+/** The booking screen's form. The expert comes from the URL and the price from the server. */
+export const BookingFormSchema = z.object(BookingFields);
+
+/**
+ * POST /api/bookings (SPEC.md section 7): {expertId, date, time, name, email, message, status}.
+ * `date` and `time` are the wall clock of the start in `timeZone` (the expert's zone when absent).
+ * `status` and any price are accepted and ignored: the server decides both. `bookingId` is the
+ * caller's own unpaid booking to pay for again (after a declined card).
+ */
+export const BookingApiSchema = BookingFormSchema.extend({
+  expertId: z.coerce.number({ error: "Please choose an expert." }).int().positive(),
+  timeZone: z
+    .string()
+    .trim()
+    .max(64)
+    .refine((value) => isValidTimeZone(value), { error: BOOKING_MESSAGES.timeZone })
+    .optional(),
+  bookingId: z.number().int().positive().optional(),
+  status: z.unknown().optional(),
+});
+
+export type BookingRequest = z.infer<typeof BookingApiSchema>;
+
+/** POST /api/bookings/{id}/payment: the PaymentIntent the browser confirmed. */
+export const ConfirmBookingPaymentSchema = z.object({
+  paymentIntentId: z
+    .string({ error: "A payment is required." })
+    .regex(/^pi_[A-Za-z0-9_]{1,250}$/, { error: "A payment is required." }),
+});
+
+// ---------------------------------------------------------------------------------------------
+// The weekly schedule editor (/expert/availability)
+
+export const SCHEDULE_MESSAGES = {
+  timeZone: BOOKING_MESSAGES.timeZone,
+  time: "Please choose a time.",
+  order: "The end must be later than the start.",
+  tooShort: `Leave at least ${SESSION_MINUTES} minutes: a session lasts ${SESSION_MINUTES} minutes.`,
+  noDays: "Choose at least one day. To stop taking new bookings, switch bookings off above.",
+} as const;
+
+const WindowTime = z.string({ error: SCHEDULE_MESSAGES.time }).regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, {
+  error: SCHEDULE_MESSAGES.time,
+});
+
+const DaySchedule = z
+  .object({
+    enabled: z.boolean().default(false),
+    start: WindowTime.default("09:00"),
+    end: WindowTime.default("18:00"),
+  })
+  .superRefine((day, ctx) => {
+    if (!day.enabled) return;
+    const start = minutesOfDay(day.start);
+    const end = minutesOfDay(day.end);
+    if (end <= start) ctx.addIssue({ code: "custom", path: ["end"], message: SCHEDULE_MESSAGES.order });
+    else if (end - start < SESSION_MINUTES) {
+      ctx.addIssue({ code: "custom", path: ["end"], message: SCHEDULE_MESSAGES.tooShort });
+    }
+  });
+
+/** The schedule form: the time zone and, per day of the week (0 = Sunday), whether and when. */
+export const ScheduleSchema = z
+  .object({
+    intent: z.literal("schedule"),
+    timeZone: z
+      .string({ error: SCHEDULE_MESSAGES.timeZone })
+      .trim()
+      .refine((value) => isValidTimeZone(value), { error: SCHEDULE_MESSAGES.timeZone }),
+    days: z.array(DaySchedule).length(7),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.days.some((day) => day.enabled)) {
+      ctx.addIssue({ code: "custom", path: ["days"], message: SCHEDULE_MESSAGES.noDays });
+    }
+  });
+
+/** The availability switch. */
+export const AvailabilitySwitchSchema = z.object({
+  intent: z.literal("availability"),
+  isAvailable: z.enum(["true", "false"]).transform((value) => value === "true"),
+});
+
+/** Cancelling a session (the client's dashboard and the expert's calendar). */
+export const CancelBookingSchema = z.object({
+  intent: z.literal("cancel"),
+  bookingId: z.coerce.number().int().positive(),
+});

@@ -1,0 +1,273 @@
+/**
+ * Sessions in the browser (test mode: `wrangler dev` has no Stripe key). The demo client, in Berlin,
+ * books the demo expert (New York) from her profile, sees the times in both zones, finds the session
+ * on the expert's calendar, downloads its .ics file (with the right UTC times) and cancels it. Also:
+ * the optimistic availability switch, the weekly schedule editor, and screenshots at 390 and 1280 px.
+ */
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, screenshot as fullPageScreenshot, newPage, PHONE, type Viewport } from "./harness";
+import { gotoHydrated, signInAs } from "./support/pages";
+
+const BERLIN = { timezoneId: "Europe/Berlin" };
+let run = 0;
+const unique = (what: string) => `${what} ${Date.now().toString(36)}-${++run}`;
+
+/** Opens the demo expert's booking screen the way a client gets there: the profile's Book Session. */
+async function openBookingScreen(page: Page): Promise<number> {
+  await gotoHydrated(page, "/demo-expert");
+  await Promise.all([
+    page.waitForURL(/\/book\/\d+$/),
+    page
+      .getByRole("link", { name: /Book Session/ })
+      .first()
+      .click(),
+  ]);
+  await page.waitForSelector("html[data-hydrated]");
+  await page.locator(".month-calendar").waitFor();
+  return Number(new URL(page.url()).pathname.split("/").pop());
+}
+
+/** Chooses the first date with a free hour and returns the time option's label. */
+async function chooseFirstFreeSlot(page: Page): Promise<string> {
+  const time = page.locator("#book-session-time");
+  for (let month = 0; month < 3; month++) {
+    const days = page.locator(
+      ".month-calendar button.calendar-day:not([aria-disabled]):not(.calendar-day--outside)",
+    );
+    const count = await days.count();
+    for (let index = 0; index < count; index++) {
+      await days.nth(index).click();
+      if (await time.isEnabled()) {
+        const options = time.locator("option:not([value=''])");
+        const value = await options.first().getAttribute("value");
+        await time.selectOption(value!);
+        return (await options.first().textContent()) ?? "";
+      }
+      expect(await page.getByText("No available time slots for this date.").isVisible()).toBe(true);
+    }
+    await page.getByRole("button", { name: /^Next month/ }).click();
+  }
+  throw new Error("no free slot in three months");
+}
+
+/** A full-page screenshot from the top (the sticky header otherwise lands mid-page). */
+async function screenshot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return fullPageScreenshot(page, name);
+}
+
+type ApiBooking = { id: number; startsAt: number; status: string; expert: { name: string } };
+
+describe("booking a session in the browser (test mode)", () => {
+  it("books as the demo client, shows on the expert's calendar, downloads the .ics and cancels", async () => {
+    const client = await newPage(DESKTOP, BERLIN);
+    await signInAs(client, "client");
+    await openBookingScreen(client);
+    await expect
+      .poll(() => client.getByRole("heading", { level: 1 }).textContent())
+      .toBe("Book a Session with Sarah Mitchell");
+    expect(await client.getByText("Test Mode Active").isVisible()).toBe(true);
+    expect(await client.getByText(/Your time zone: Europe\/Berlin/).isVisible()).toBe(true);
+
+    // Weekends are off in the default schedule; the past is too.
+    const saturday = client.locator(".month-calendar button.calendar-day[aria-label^='Saturday']").first();
+    expect(await saturday.getAttribute("aria-disabled")).toBe("true");
+    // The time select waits for a date.
+    expect(await client.locator("#book-session-time").isDisabled()).toBe(true);
+
+    // SPEC.md's messages, checked in the browser before anything is sent.
+    await client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click();
+    await expect.poll(() => client.getByText("Please select a date for your session").isVisible()).toBe(true);
+    expect(await client.getByText("Please select a time slot").isVisible()).toBe(true);
+    expect(
+      await client.getByText("Please provide a brief description of what you'd like to discuss").isVisible(),
+    ).toBe(true);
+
+    const label = await chooseFirstFreeSlot(client);
+    // Berlin time first, then the expert's New York time.
+    expect(label).toMatch(/^\d{1,2}:00 [AP]M GMT\+1 \(\d{1,2}:00 [AP]M EST\)$/);
+    const name = unique("Jordan");
+    const message = unique("E2E: I'd like to review our pre-seed pitch deck and the financial model");
+    const form = client.locator("form#book-session");
+    await form.getByLabel("Name").fill(name);
+    expect(await form.getByLabel("Email", { exact: true }).inputValue()).toBe("jordan.lee@example.com");
+    await form.getByLabel("Message").fill(message);
+    await screenshot(client, "booking-screen-desktop");
+    await Promise.all([
+      client.waitForURL((url) => url.pathname === "/thank-you"),
+      client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click(),
+    ]);
+    await expect.poll(() => client.getByText("Success! (Test Mode)").first().isVisible()).toBe(true);
+    expect(await client.getByRole("heading", { name: "Session Booked!" }).isVisible()).toBe(true);
+    const bookingId = Number(new URL(client.url()).searchParams.get("booking"));
+    expect(bookingId).toBeGreaterThan(0);
+
+    // The client's dashboard lists it, with the times in Berlin and New York.
+    const mine = (await (await client.request.get("/api/bookings")).json()) as ApiBooking[];
+    const booked = mine.find((booking) => booking.id === bookingId)!;
+    expect(booked.status).toBe("confirmed");
+    await gotoHydrated(client, "/dashboard/bookings");
+    const row = client.locator("tr.booking-row", {
+      has: client.locator(`a[href="/bookings/${bookingId}/calendar.ics"]`),
+    });
+    await expect.poll(() => row.textContent()).toContain("Expert's time:");
+
+    // The .ics file carries the session's UTC instants.
+    const [download] = await Promise.all([
+      client.waitForEvent("download"),
+      row.getByRole("link", { name: /Calendar file/ }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`session-${bookingId}.ics`);
+    const ics = await readFile((await download.path())!, "utf8");
+    const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(".000", "");
+    expect(ics).toContain(`DTSTART:${stamp(booked.startsAt)}`);
+    expect(ics).toContain(`DTEND:${stamp(booked.startsAt + 3_600_000)}`);
+    const google = await row.getByRole("link", { name: /Google Calendar/ }).getAttribute("href");
+    expect(new URL(google!).searchParams.get("dates")).toBe(
+      `${stamp(booked.startsAt)}/${stamp(booked.startsAt + 3_600_000)}`,
+    );
+
+    // The expert sees it on the calendar, on its day and in Upcoming, with the details.
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/bookings");
+    const upcomingRow = expert.locator("tr", { hasText: name });
+    await upcomingRow.first().waitFor();
+    await upcomingRow
+      .first()
+      .getByRole("button", { name: /View details/ })
+      .click();
+    const dialog = expert.getByRole("dialog");
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain(message);
+    expect(await dialog.textContent()).toContain("60 minutes");
+    expect(await dialog.textContent()).toContain(
+      "A video call link is sent to both of you 15 minutes before",
+    );
+    const [expertDownload] = await Promise.all([
+      expert.waitForEvent("download"),
+      dialog.getByRole("link", { name: /Calendar file/ }).click(),
+    ]);
+    expect(await readFile((await expertDownload.path())!, "utf8")).toContain(
+      `DTSTART:${stamp(booked.startsAt)}`,
+    );
+    await screenshot(expert, "expert-bookings-dialog-desktop");
+    await expert.keyboard.press("Escape");
+
+    // The client cancels (more than a day ahead): refunded, and the expert's Cancelled tab has it.
+    await row.getByRole("button", { name: "Cancel Session" }).click();
+    await client.getByRole("dialog").getByRole("button", { name: "Yes, cancel and refund" }).click();
+    await expect.poll(() => client.getByText("Session cancelled").first().isVisible()).toBe(true);
+    await expect
+      .poll(async () => (await client.request.get("/api/bookings")).json() as Promise<ApiBooking[]>)
+      .toEqual(expect.arrayContaining([expect.objectContaining({ id: bookingId, status: "cancelled" })]));
+    await gotoHydrated(expert, "/expert/bookings");
+    await expert.getByRole("tab", { name: /Cancelled/ }).click();
+    expect(await expert.getByRole("tabpanel").textContent()).toContain(name);
+  });
+
+  it("says SPEC.md's alert for an unknown expert and sends a signed-out visitor to sign in", async () => {
+    const page = await newPage(PHONE);
+    await page.goto("/book/999999");
+    await page.waitForURL((url) => url.pathname === "/auth");
+    await expect
+      .poll(() => page.getByText("Please log in to book a session.").first().isVisible())
+      .toBe(true);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/book/999999");
+    expect(
+      await page
+        .getByRole("alert")
+        .filter({ hasText: "This expert could not be found." })
+        .first()
+        .isVisible(),
+    ).toBe(true);
+  });
+});
+
+describe("the expert's availability", () => {
+  it("flips the switch at once, keeps it, and flips back with an error when the server refuses", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/availability");
+    const toggle = page.getByRole("switch");
+    expect(await page.getByText("Available for Bookings", { exact: true }).isVisible()).toBe(true);
+
+    await toggle.click();
+    expect(await page.getByText("Unavailable for Bookings", { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Availability updated").first().isVisible()).toBe(true);
+    await gotoHydrated(page, "/expert/availability");
+    expect(await page.getByRole("switch").isChecked()).toBe(false);
+
+    // The server fails: the switch goes back, with SPEC.md's error.
+    await page.route("**/api/experts/*", (route) => route.fulfill({ status: 500, body: "{}" }));
+    await page.getByRole("switch").click();
+    await expect.poll(() => page.getByText("Error updating availability").first().isVisible()).toBe(true);
+    expect(await page.getByRole("switch").isChecked()).toBe(false);
+    expect(await page.getByText("Unavailable for Bookings", { exact: true }).isVisible()).toBe(true);
+    await page.unroute("**/api/experts/*");
+
+    await page.getByRole("switch").click();
+    await expect.poll(() => page.getByRole("switch").isChecked()).toBe(true);
+    await expect.poll(() => page.getByText("Availability updated").first().isVisible()).toBe(true);
+  });
+
+  it("saves a weekly schedule in the chosen time zone", async () => {
+    const page = await newPage(DESKTOP, BERLIN);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/availability");
+    const zone = page.getByLabel("Time zone");
+    // First setup: the browser's zone is suggested.
+    await expect.poll(() => zone.inputValue()).toBe("Europe/Berlin");
+    await zone.selectOption("America/New_York");
+    await page.getByLabel("Saturday", { exact: true }).check();
+    await page.getByLabel("Saturday until").selectOption("13:00");
+    expect(
+      await page.getByText("Sessions start on the hour from 9:00 AM to 12:00 PM (4 a day).").isVisible(),
+    ).toBe(true);
+    await page.getByRole("button", { name: "Save Schedule" }).click();
+    await expect.poll(() => page.getByText("Schedule saved").first().isVisible()).toBe(true);
+    await gotoHydrated(page, "/expert/availability");
+    expect(await page.getByLabel("Saturday", { exact: true }).isChecked()).toBe(true);
+    expect(await page.getByLabel("Time zone").inputValue()).toBe("America/New_York");
+
+    // Back to the working week, so the other tests see the default hours.
+    await page.getByLabel("Saturday", { exact: true }).uncheck();
+    await page.getByRole("button", { name: "Save Schedule" }).click();
+    await expect.poll(() => page.getByText("Schedule saved").first().isVisible()).toBe(true);
+  });
+});
+
+describe("booking screens at 390 px and 1280 px", () => {
+  for (const [name, viewport] of [
+    ["phone", PHONE],
+    ["desktop", DESKTOP],
+  ] as [string, Viewport][]) {
+    it(`lays out the booking screen, the calendar, availability and the dashboard on a ${name}`, async () => {
+      const client = await newPage(viewport, BERLIN);
+      await signInAs(client, "client");
+      await openBookingScreen(client);
+      await chooseFirstFreeSlot(client);
+      const width = await client.evaluate(() => document.documentElement.scrollWidth);
+      expect(width).toBeLessThanOrEqual(viewport.width);
+      await screenshot(client, `booking-screen-${name}`);
+      await gotoHydrated(client, "/dashboard/bookings");
+      await screenshot(client, `client-bookings-${name}`);
+
+      const expert = await newPage(viewport);
+      await signInAs(expert, "expert");
+      await gotoHydrated(expert, "/expert/bookings");
+      expect(await expert.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      await screenshot(expert, `expert-bookings-${name}`);
+      await gotoHydrated(expert, "/expert/availability");
+      expect(await expert.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+      await screenshot(expert, `expert-availability-${name}`);
+    });
+  }
+});

@@ -1,0 +1,424 @@
+/**
+ * Paying for a session with Stripe configured (against the local fake of its API): the hold and its
+ * PaymentIntent, confirmation by the browser's return and by the webhook, races, holds that lapse
+ * (and payments that arrive after), and cancelling with a refund made exactly once.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { bookings } from "~/db/schema.server";
+import { localToInstant } from "~/lib/slots";
+import { freeExpiredHolds } from "~/models/bookings.server";
+import { db, get, postRaw } from "../support/accounts";
+import {
+  book,
+  bookableDate,
+  bookingLedger,
+  depsAt,
+  getBooking,
+  newBookableExpert,
+  notificationKinds,
+} from "../support/bookings";
+import { newClient, type Person, postJson, toastFrom } from "../support/questions";
+import { sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
+
+type Held = {
+  status: string;
+  bookingId: number;
+  paymentIntentId: string;
+  clientSecret: string;
+  amount: number;
+  holdExpiresAt: number;
+};
+
+// Each test takes its own weekday so that no two tests hold the same expert slot (experts differ
+// anyway); `n` counts weekdays from three days ahead.
+let nextDay = 0;
+const freshDate = () => bookableDate({ n: nextDay++ });
+
+async function hold(client: Person, expertId: number, date: string, time = "10:00", extra = {}) {
+  const response = await book(client, { expertId, date, time, ...extra });
+  expect(response.status, await response.clone().text()).toBe(200);
+  return (await response.json()) as Held;
+}
+
+const confirm = (client: Person, bookingId: number, paymentIntentId: string) =>
+  postJson(`/api/bookings/${bookingId}/payment`, { paymentIntentId }, client.cookie);
+
+async function paidBooking(price = 15000) {
+  const expert = await newBookableExpert({ sessionPrice: price });
+  const client = await newClient();
+  const date = freshDate();
+  const held = await hold(client, expert.expertId, date);
+  await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+  const response = await confirm(client, held.bookingId, held.paymentIntentId);
+  expect(response.status).toBe(200);
+  return { expert, client, date, held };
+}
+
+const cancel = (bookingId: number, cookie: string) =>
+  postRaw(`/bookings/${bookingId}/cancel`, null, { cookie });
+
+const refundRequests = async (paymentIntentId: string) =>
+  (await stripeFake.requests(paymentIntentId)).filter(
+    (request) => request.path === "/v1/refunds" && request.status === 200,
+  );
+
+describe("holding a slot and paying for it", () => {
+  it("writes the hold first, then an automatic-capture PaymentIntent for the expert's price", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const before = Date.now();
+    // The browser's price is ignored.
+    const held = await hold(client, expert.expertId, freshDate(), "10:00", {
+      amount: 100,
+      status: "confirmed",
+    });
+    expect(held).toMatchObject({ status: "requires_payment", amount: 15000 });
+    expect(held.clientSecret).toMatch(new RegExp(`^${held.paymentIntentId}_secret_`));
+
+    const row = await getBooking(held.bookingId);
+    expect(row).toMatchObject({
+      status: "awaiting_payment",
+      amount: 15000,
+      paymentIntentId: held.paymentIntentId,
+    });
+    const holdMs = row.holdExpiresAt!.getTime() - before;
+    expect(holdMs).toBeGreaterThanOrEqual(15 * 60 * 1000);
+    expect(holdMs).toBeLessThan(16 * 60 * 1000);
+    expect(await bookingLedger(held.bookingId)).toMatchObject({
+      kind: "booking",
+      status: "pending",
+      amount: 15000,
+      stripePaymentIntentId: held.paymentIntentId,
+    });
+
+    const intent = await stripeFake.intent(held.paymentIntentId);
+    expect(intent).toMatchObject({
+      amount: 15000,
+      currency: "usd",
+      capture_method: "automatic",
+      metadata: { kind: "booking", bookingId: String(held.bookingId), userId: String(client.userId) },
+    });
+    const [create] = await stripeFake.requests(held.paymentIntentId);
+    expect(create.idempotencyKey).toBe(`booking-${held.bookingId}-create`);
+    // Not confirmed, and invisible to the client's dashboard and the expert's calendar meanwhile.
+    expect(await notificationKinds(expert.userId)).toEqual([]);
+    expect(await (await get("/expert/bookings", expert.cookie)).text()).not.toContain("Jordan Client");
+  });
+
+  it("shows the card payment box and the price, without the test-mode texts", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const html = await (await get(`/book/${expert.expertId}`, client.cookie)).text();
+    expect(html).toContain("Confirm Booking ($150.00)");
+    expect(html).toContain("Preparing payment form...");
+    expect(html).not.toContain("Test Mode");
+  });
+
+  it("confirms the booking on the browser's return once Stripe says the payment succeeded", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+
+    const early = await confirm(client, held.bookingId, held.paymentIntentId);
+    expect(early.status).toBe(400);
+    expect(await early.json()).toMatchObject({ reason: "not_paid" });
+    expect((await getBooking(held.bookingId)).status).toBe("awaiting_payment");
+
+    await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    const response = await confirm(client, held.bookingId, held.paymentIntentId);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      status: "confirmed",
+      redirectTo: `/thank-you?booking=${held.bookingId}`,
+    });
+    const row = await getBooking(held.bookingId);
+    expect(row).toMatchObject({ status: "confirmed", holdExpiresAt: null });
+    expect(row.confirmedAt).not.toBeNull();
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured", amount: 15000 });
+    expect(await notificationKinds(client.userId)).toEqual(["booking_confirmed"]);
+    expect(await notificationKinds(expert.userId)).toEqual(["booking_confirmed"]);
+
+    // Again (a double click, a retry): nothing changes and nobody is told twice.
+    expect((await confirm(client, held.bookingId, held.paymentIntentId)).status).toBe(200);
+    expect(await notificationKinds(client.userId)).toEqual(["booking_confirmed"]);
+  });
+
+  it("confirms through Stripe's redirect back to /book/return", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    const response = await get(
+      `/book/return?booking=${held.bookingId}&payment_intent=${held.paymentIntentId}&redirect_status=succeeded`,
+      client.cookie,
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe(`/thank-you?booking=${held.bookingId}`);
+    expect(toastFrom(response)).toMatchObject({ title: "Success!" });
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+  });
+
+  it("confirms the booking from the webhook when the browser never comes back, once", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    const event = stripeEvent("payment_intent.succeeded", intent);
+    const response = await sendWebhook(event);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ result: "processed", note: "booking confirmed" });
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured" });
+    expect(await notificationKinds(expert.userId)).toEqual(["booking_confirmed"]);
+
+    expect(await (await sendWebhook(event)).json()).toMatchObject({ result: "duplicate" });
+    // The browser's late return agrees and changes nothing.
+    expect((await confirm(client, held.bookingId, held.paymentIntentId)).status).toBe(200);
+    expect(await notificationKinds(expert.userId)).toEqual(["booking_confirmed"]);
+  });
+
+  it("refuses a PaymentIntent that is not this booking's: another booking's, a forged one, another amount", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const mine = await hold(client, expert.expertId, freshDate());
+    const other = await hold(client, expert.expertId, freshDate());
+    await stripeFake.setStatus(other.paymentIntentId, "succeeded");
+    const forged = await stripeFake.createForeign({
+      amount: 100,
+      capture_method: "automatic",
+      status: "succeeded",
+      metadata: { kind: "booking", bookingId: String(mine.bookingId), userId: String(client.userId) },
+    });
+    for (const paymentIntentId of [other.paymentIntentId, forged.id, "pi_doesNotExist"]) {
+      const response = await confirm(client, mine.bookingId, paymentIntentId);
+      expect(response.status, paymentIntentId).toBe(400);
+      expect(await response.json()).toMatchObject({ reason: "mismatch" });
+    }
+    expect((await getBooking(mine.bookingId)).status).toBe("awaiting_payment");
+    // Someone else's booking is not there at all.
+    const stranger = await newClient();
+    expect((await confirm(stranger, other.bookingId, other.paymentIntentId)).status).toBe(404);
+  });
+
+  it("records a declined card, keeps the hold, and pays again with the same booking and PaymentIntent", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const date = freshDate();
+    const held = await hold(client, expert.expertId, date);
+    const declined = await stripeFake.setStatus(held.paymentIntentId, "requires_payment_method", {
+      message: "Your card was declined.",
+      code: "card_declined",
+    });
+    const hook = await sendWebhook(stripeEvent("payment_intent.payment_failed", declined));
+    expect(await hook.json()).toMatchObject({ result: "processed" });
+    expect(await bookingLedger(held.bookingId)).toMatchObject({
+      status: "failed",
+      lastError: "Your card was declined.",
+    });
+    expect((await getBooking(held.bookingId)).status).toBe("awaiting_payment");
+
+    const again = await hold(client, expert.expertId, date, "10:00", { bookingId: held.bookingId });
+    expect(again).toMatchObject({ bookingId: held.bookingId, paymentIntentId: held.paymentIntentId });
+    await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    expect((await confirm(client, held.bookingId, held.paymentIntentId)).status).toBe(200);
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured", lastError: null });
+  });
+
+  it("keeps the slot while a bank payment is processing", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const date = freshDate();
+    const held = await hold(client, expert.expertId, date);
+    await stripeFake.setStatus(held.paymentIntentId, "processing");
+    const response = await confirm(client, held.bookingId, held.paymentIntentId);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "pending" });
+    expect(await getBooking(held.bookingId)).toMatchObject({ status: "pending", holdExpiresAt: null });
+    const rival = await newClient();
+    expect((await book(rival, { expertId: expert.expertId, date, time: "10:00" })).status).toBe(409);
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+  });
+});
+
+describe("races and holds with payments", () => {
+  it("lets only one of two clients hold the same slot at once", async () => {
+    const expert = await newBookableExpert();
+    const [first, second] = await Promise.all([newClient(), newClient()]);
+    const date = freshDate();
+    const responses = await Promise.all(
+      [first, second].map((client) => book(client, { expertId: expert.expertId, date, time: "15:00" })),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    const rows = await db().select().from(bookings).where(eq(bookings.expertId, expert.expertId));
+    expect(rows.filter((row) => row.status === "awaiting_payment")).toHaveLength(1);
+  });
+
+  it("frees a hold nobody paid after 15 minutes: the PaymentIntent is cancelled and the slot can be booked", async () => {
+    const expert = await newBookableExpert();
+    const [holder, next] = await Promise.all([newClient(), newClient()]);
+    const date = freshDate();
+    const held = await hold(holder, expert.expertId, date);
+    const sweep = await freeExpiredHolds(depsAt(new Date(Date.now() + 16 * 60 * 1000)));
+    expect(sweep.expired).toBeGreaterThanOrEqual(1);
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "cancelled" });
+    expect(await stripeFake.intent(held.paymentIntentId)).toMatchObject({
+      status: "canceled",
+      cancellation_reason: "abandoned",
+    });
+    await hold(next, expert.expertId, date);
+  });
+
+  it("confirms a lapsed hold whose payment went through after all, instead of freeing it", async () => {
+    const expert = await newBookableExpert();
+    const holder = await newClient();
+    const held = await hold(holder, expert.expertId, freshDate());
+    await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await freeExpiredHolds(depsAt(new Date(Date.now() + 16 * 60 * 1000)));
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured" });
+  });
+
+  it("refunds a payment that arrives after its lapsed hold went to someone else", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const [slow, fast] = await Promise.all([newClient(), newClient()]);
+    const date = freshDate();
+    const held = await hold(slow, expert.expertId, date);
+    // The hold runs out and another client books and pays for the slot.
+    await db()
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, held.bookingId));
+    const taken = await hold(fast, expert.expertId, date);
+    await stripeFake.setStatus(taken.paymentIntentId, "succeeded");
+    expect((await confirm(fast, taken.bookingId, taken.paymentIntentId)).status).toBe(200);
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+
+    // Then the slow client's card goes through after all: told, and refunded in full.
+    await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    const late = await confirm(slow, held.bookingId, held.paymentIntentId);
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({ reason: "slot_taken" });
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    expect((await getBooking(taken.bookingId)).status).toBe("confirmed");
+  });
+
+  it("has the scheduled task refund a late payment the webhook recorded for a slot already taken", async () => {
+    const expert = await newBookableExpert();
+    const [slow, fast] = await Promise.all([newClient(), newClient()]);
+    const date = freshDate();
+    const held = await hold(slow, expert.expertId, date);
+    await db()
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, held.bookingId));
+    await hold(fast, expert.expertId, date);
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    const hook = await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect(await hook.json()).toMatchObject({ note: "paid after the hold expired" });
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured" });
+    expect(await notificationKinds(slow.userId)).toEqual([]);
+
+    const sweep = await freeExpiredHolds(depsAt(new Date()));
+    expect(sweep.refunded).toBeGreaterThanOrEqual(1);
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+  });
+
+  it("revives a lapsed hold paid late when nobody took the slot", async () => {
+    const expert = await newBookableExpert();
+    const holder = await newClient();
+    const held = await hold(holder, expert.expertId, freshDate());
+    await db().update(bookings).set({ status: "expired" }).where(eq(bookings.id, held.bookingId));
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+    expect(await notificationKinds(holder.userId)).toEqual(["booking_confirmed"]);
+  });
+});
+
+describe("cancelling a paid session", () => {
+  it("refunds the client in full through Stripe, frees the slot and tells the expert", async () => {
+    const { expert, client, date, held } = await paidBooking(15000);
+    const response = await cancel(held.bookingId, client.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, refund: "refunded" });
+    const row = await getBooking(held.bookingId);
+    expect(row.status).toBe("cancelled");
+    expect(row.refundId).toMatch(/^re_fake_/);
+    expect(await bookingLedger(held.bookingId)).toMatchObject({
+      status: "refunded",
+      stripeRefundId: row.refundId,
+    });
+    const [refund] = await refundRequests(held.paymentIntentId);
+    expect(refund).toMatchObject({
+      idempotencyKey: `booking-${held.bookingId}-refund`,
+      params: { payment_intent: held.paymentIntentId, reason: "requested_by_customer" },
+    });
+    expect(await notificationKinds(expert.userId)).toContain("booking_cancelled");
+    const next = await newClient();
+    expect((await book(next, { expertId: expert.expertId, date, time: "10:00" })).status).toBe(200);
+  });
+
+  it("refunds once when cancelled twice, one after the other or both at once", async () => {
+    const first = await paidBooking();
+    expect((await cancel(first.held.bookingId, first.client.cookie)).status).toBe(200);
+    expect((await cancel(first.held.bookingId, first.client.cookie)).status).toBe(409);
+    expect(await refundRequests(first.held.paymentIntentId)).toHaveLength(1);
+
+    const second = await paidBooking();
+    const responses = await Promise.all([
+      cancel(second.held.bookingId, second.client.cookie),
+      cancel(second.held.bookingId, second.expert.cookie),
+    ]);
+    expect(responses.map((response) => response.status).sort()).toEqual([200, 409]);
+    expect(await refundRequests(second.held.paymentIntentId)).toHaveLength(1);
+    expect(await bookingLedger(second.held.bookingId)).toMatchObject({ status: "refunded" });
+  });
+
+  it("keeps a refused refund for a retry, which then refunds exactly once", async () => {
+    const { client, held } = await paidBooking();
+    await stripeFake.failNext(held.paymentIntentId, "refund", "The refund could not be processed.");
+    const response = await cancel(held.bookingId, client.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ refund: "refund_failed" });
+    expect((await getBooking(held.bookingId)).status).toBe("cancelled");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({
+      status: "captured",
+      lastError: "Refund failed: The refund could not be processed.",
+    });
+    // Not earned and not upcoming while the refund is owed.
+    const sweep = await freeExpiredHolds(depsAt(new Date()));
+    expect(sweep.refunded).toBeGreaterThanOrEqual(1);
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded", lastError: null });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    // A later cancel finds it done.
+    expect((await cancel(held.bookingId, client.cookie)).status).toBe(409);
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+  });
+
+  it("lets only the client or the expert cancel (403 for anyone else), and nothing is refunded", async () => {
+    const { held } = await paidBooking();
+    const stranger = await newClient();
+    expect((await cancel(held.bookingId, stranger.cookie)).status).toBe(403);
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(0);
+  });
+});
+
+describe("the instant stored", () => {
+  it("is the session's own UTC instant, whatever the client's zone", async () => {
+    const expert = await newBookableExpert({ timeZone: "Europe/London" });
+    const client = await newClient();
+    const date = bookableDate({ n: 30, timeZone: "Europe/London" });
+    const held = await hold(client, expert.expertId, date, "14:00");
+    expect((await getBooking(held.bookingId)).startsAt.getTime()).toBe(
+      localToInstant(date, "14:00", "Europe/London"),
+    );
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * Subscriptions in test mode (no Stripe key, as `wrangler dev` runs): /subscribe creates the account
+ * and activates 30 days without Stripe; the dashboard cancels and resumes locally; the scheduled
+ * lapse of ended subscriptions. (With Stripe: tests/integration/payments/subscriptions.test.ts.)
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { users } from "~/db/schema.server";
+import { lapseEndedSubscriptions } from "~/models/subscriptions.server";
+import { db, get, insertAccount, postForm, sessionCookieFrom } from "./support/accounts";
+import { makeSubscriber, newClient, newExpert, toastFrom } from "./support/questions";
+import {
+  dashboardHtml,
+  newVisitor,
+  requestSubscription,
+  subscriptionLines,
+  userByUsername,
+  userCount,
+  userRow,
+} from "./support/subscriptions";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const QUESTION = "Which metrics should a new subscription box track in its first quarter?";
+
+describe("/subscribe in test mode", () => {
+  it("shows SPEC.md's texts, the account fields and the test-mode notice", async () => {
+    const response = await get("/subscribe");
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    for (const text of [
+      "<title>Monthly Subscription",
+      "Monthly Subscription",
+      "Get unlimited daily questions answered by our experts for $20/month",
+      "Subscribe Now",
+      "Test Mode Active",
+      ">Email</label>",
+      ">Username</label>",
+      ">Password</label>",
+    ]) {
+      expect(html).toContain(text);
+    }
+  });
+
+  it("creates the account, signs it in and activates a 30-day subscription without Stripe", async () => {
+    const visitor = newVisitor("test-mode");
+    const started = Date.now();
+    const response = await postForm("/subscribe", visitor);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/thank-you?subscription=true");
+    expect(toastFrom(response)).toMatchObject({ title: "Success! (Test Mode)" });
+    const cookie = sessionCookieFrom(response);
+    expect(cookie).toBeTruthy();
+
+    const user = (await userByUsername(visitor.username))!;
+    expect(user).toMatchObject({
+      email: visitor.email,
+      subscriptionStatus: "active",
+      subscriptionCancelAtPeriodEnd: false,
+      stripeCustomerId: null,
+      stripeSubscriptionId: null,
+    });
+    const days = (user.subscriptionEndDate!.getTime() - started) / DAY_MS;
+    expect(days).toBeGreaterThan(29.99);
+    expect(days).toBeLessThan(30.01);
+    // Nothing was paid, so nothing is in the ledger.
+    expect(await subscriptionLines(user.id)).toEqual([]);
+    // The new account is signed in and its dashboard shows the subscription.
+    const html = await dashboardHtml(cookie!);
+    expect(html).toContain("Renews on");
+    expect(html).toContain("1 question left today");
+  });
+
+  it("refuses bad account fields with SPEC.md's messages and a taken username clearly", async () => {
+    const before = await userCount();
+    const bad = await postForm("/subscribe", { email: "bad@", username: "ab", password: "12345" });
+    expect(bad.status).toBe(400);
+    const html = await bad.text();
+    for (const message of [
+      "Please enter a valid email address",
+      "Username must be at least 3 characters",
+      "Password must be at least 6 characters",
+    ]) {
+      expect(html).toContain(message);
+    }
+    const taken = newVisitor("taken");
+    await insertAccount(taken.username, "someone-else-1");
+    const again = await postForm("/subscribe", { ...newVisitor(), username: taken.username });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("That username is already taken");
+    expect(sessionCookieFrom(again)).toBeNull();
+    expect(await userCount()).toBe(before + 1);
+  });
+
+  it("subscribes a signed-in client without account fields, and refuses a second subscription", async () => {
+    const client = await newClient("signed-in");
+    const page = await (await get("/subscribe", client.cookie)).text();
+    expect(page).toContain("Signed in as");
+    expect(page).not.toContain(">Username</label>");
+
+    const response = await postForm("/subscribe", {}, { cookie: client.cookie });
+    expect(response.headers.get("Location")).toBe("/thank-you?subscription=true");
+    expect((await userRow(client.userId)).subscriptionStatus).toBe("active");
+    const endDate = (await userRow(client.userId)).subscriptionEndDate;
+
+    const twice = await postForm("/subscribe", {}, { cookie: client.cookie });
+    expect(twice.status).toBe(409);
+    expect(await twice.text()).toContain("You already have an active subscription.");
+    const api = await requestSubscription({ amount: 20 }, client.cookie);
+    expect(api.response.status).toBe(409);
+    expect((await userRow(client.userId)).subscriptionEndDate).toEqual(endDate);
+  });
+
+  it("answers the subscription API with an active subscription in test mode", async () => {
+    const { response, body, cookie } = await requestSubscription(newVisitor("api"));
+    expect(response.status).toBe(201);
+    expect(body).toEqual({ status: "active", signedIn: true, redirectTo: "/thank-you?subscription=true" });
+    expect(cookie).toMatch(/^__session=/);
+  });
+
+  it("activates one subscription when the same client subscribes twice at once", async () => {
+    const client = await newClient("double");
+    const responses = await Promise.all(
+      [1, 2].map(() => postForm("/subscribe", {}, { cookie: client.cookie })),
+    );
+    expect(responses.map((response) => response.status).sort()).toEqual([302, 409]);
+  });
+});
+
+describe("the dashboard's subscription panel (test mode)", () => {
+  it("offers a subscription to someone who never subscribed", async () => {
+    const client = await newClient();
+    const html = await dashboardHtml(client.cookie);
+    expect(html).toContain("Not subscribed");
+    expect(html).toContain('href="/subscribe"');
+  });
+
+  it("shows plan, status, renewal date and today's questions; cancels and resumes locally", async () => {
+    const client = await newClient("panel");
+    await postForm("/subscribe", {}, { cookie: client.cookie });
+    let html = await dashboardHtml(client.cookie);
+    expect(html).toContain("$20.00 / month, one question a day");
+    expect(html).toContain("Active");
+    expect(html).toContain("Renews on");
+    expect(html).toContain("1 question left today");
+
+    const cancel = await postForm(
+      "/dashboard?index",
+      { intent: "cancel-subscription" },
+      { cookie: client.cookie },
+    );
+    expect(toastFrom(cancel)).toMatchObject({ title: "Subscription cancelled" });
+    expect((await userRow(client.userId)).subscriptionCancelAtPeriodEnd).toBe(true);
+    html = await dashboardHtml(client.cookie);
+    expect(html).toContain("Cancels on");
+    expect(html).toContain("Ends on");
+    expect(html).toContain("Resume");
+
+    const resume = await postForm(
+      "/dashboard?index",
+      { intent: "resume-subscription" },
+      { cookie: client.cookie },
+    );
+    expect(toastFrom(resume)).toMatchObject({ title: "Subscription resumed" });
+    expect(await dashboardHtml(client.cookie)).toContain("Renews on");
+  });
+
+  it("counts today's question once it is used", async () => {
+    const client = await newClient("used");
+    await makeSubscriber(client.userId);
+    const expert = await newExpert();
+    await postForm(`/ask/${expert.expertId}`, { question: QUESTION }, { cookie: client.cookie });
+    const html = await dashboardHtml(client.cookie);
+    expect(html).toContain("0 questions left today");
+    expect(html).toContain("Your next question is available tomorrow");
+  });
+});
+
+describe("lapseEndedSubscriptions (the scheduled task)", () => {
+  it("lapses active and past-due subscriptions past their end, once, and leaves the rest", async () => {
+    const now = new Date();
+    const ended = await newClient("ended");
+    const pastDue = await newClient("past-due");
+    const current = await newClient("current");
+    const cancelled = await newClient("cancelled");
+    await makeSubscriber(ended.userId, { endsInDays: -1 });
+    await makeSubscriber(current.userId, { endsInDays: 10 });
+    await makeSubscriber(pastDue.userId, { endsInDays: -2 });
+    await db().update(users).set({ subscriptionStatus: "past_due" }).where(eq(users.id, pastDue.userId));
+    await makeSubscriber(cancelled.userId, { endsInDays: -3 });
+    await db().update(users).set({ subscriptionStatus: "canceled" }).where(eq(users.id, cancelled.userId));
+
+    const lapsed = await lapseEndedSubscriptions(db(), now);
+    expect(lapsed.sort()).toEqual([ended.userId, pastDue.userId].sort());
+    expect((await userRow(ended.userId)).subscriptionStatus).toBe("lapsed");
+    expect((await userRow(pastDue.userId)).subscriptionStatus).toBe("lapsed");
+    expect((await userRow(current.userId)).subscriptionStatus).toBe("active");
+    expect((await userRow(cancelled.userId)).subscriptionStatus).toBe("canceled");
+    expect(await lapseEndedSubscriptions(db(), now)).toEqual([]);
+
+    // A lapsed subscriber asks and pays like anyone, and may subscribe again.
+    const expert = await newExpert();
+    const page = await (await get(`/ask/${expert.expertId}`, ended.cookie)).text();
+    expect(page).toContain("Test Mode: Submit questions without payment");
+    expect(page).toMatch(/<a [^>]*href="\/subscribe"[^>]*>Subscribe for \$20\/month<\/a>/);
+    expect(await dashboardHtml(ended.cookie)).toContain("Subscribe again");
+    const again = await postForm("/subscribe", {}, { cookie: ended.cookie });
+    expect(again.headers.get("Location")).toBe("/thank-you?subscription=true");
+  });
+});
