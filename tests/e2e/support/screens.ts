@@ -68,6 +68,7 @@ export const SCREENS: readonly Screen[] = [
   { name: "contact", path: "/contact", role: "anonymous" },
   { name: "newsletter", path: "/newsletter", role: "anonymous" },
   { name: "cancel", path: "/cancel", role: "anonymous" },
+  { name: "subscribe", path: "/subscribe", role: "anonymous", payment: true },
   { name: "forbidden", path: "/forbidden", role: "anonymous", status: 403 },
   { name: "not-found", path: "/no/such/page", role: "anonymous", status: 404 },
 
@@ -80,6 +81,9 @@ export const SCREENS: readonly Screen[] = [
   { name: "client-dashboard-settings", path: "/dashboard/settings", role: "client" },
   { name: "client-ask-expert", path: `/ask/${SEED.expertId}`, role: "client", payment: true },
   { name: "client-ask", path: "/ask", role: "client", payment: true },
+  { name: "client-book-expert", path: `/book/${SEED.expertId}`, role: "client", payment: true },
+  { name: "client-book-no-expert", path: "/book", role: "client", payment: true },
+  { name: "client-subscribe", path: "/subscribe", role: "client", payment: true },
   { name: "client-question-answered", path: `/questions/${SEED.clientAnsweredQuestionId}`, role: "client" },
   { name: "client-question-pending", path: `/questions/${SEED.clientPendingQuestionId}`, role: "client" },
   { name: "client-become-expert", path: "/become-expert", role: "client" },
@@ -92,6 +96,8 @@ export const SCREENS: readonly Screen[] = [
   // The expert's portal.
   { name: "expert-dashboard", path: "/expert/dashboard", role: "expert" },
   { name: "expert-questions", path: "/expert/questions", role: "expert" },
+  { name: "expert-bookings", path: "/expert/bookings", role: "expert" },
+  { name: "expert-availability", path: "/expert/availability", role: "expert" },
   { name: "expert-settings", path: "/expert/settings", role: "expert" },
   { name: "expert-settings-photos", path: "/expert/settings?tab=photos", role: "expert" },
   { name: "expert-settings-pricing", path: "/expert/settings?tab=pricing", role: "expert" },
