@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import * as z from "~/lib/zod";
 
 /**
  * Account forms, shared by browser and server, with SPEC.md's exact messages.

@@ -1,6 +1,6 @@
 import { dollarsToCents } from "~/lib/money";
 import { isReservedCustomUrl } from "~/lib/reserved-urls";
-import { z } from "~/lib/zod";
+import * as z from "~/lib/zod";
 import { NewPasswordSchema, UsernameSchema } from "./auth";
 
 /**

@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import * as z from "~/lib/zod";
 
 export const NEWSLETTER_EMAIL_MESSAGE = "Please enter a valid email address";
 
