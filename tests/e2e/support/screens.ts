@@ -82,7 +82,7 @@ export const SCREENS: readonly Screen[] = [
   { name: "client-ask-expert", path: `/ask/${SEED.expertId}`, role: "client", payment: true },
   { name: "client-ask", path: "/ask", role: "client", payment: true },
   { name: "client-book-expert", path: `/book/${SEED.expertId}`, role: "client", payment: true },
-  { name: "client-book-no-expert", path: "/book", role: "client", status: 404 },
+  { name: "client-book-no-expert", path: "/book", role: "client", status: 404, payment: true },
   { name: "client-subscribe", path: "/subscribe", role: "client", payment: true },
   { name: "client-question-answered", path: `/questions/${SEED.clientAnsweredQuestionId}`, role: "client" },
   { name: "client-question-pending", path: `/questions/${SEED.clientPendingQuestionId}`, role: "client" },
