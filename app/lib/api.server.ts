@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type { z } from "zod";
 import { getOptionalUser } from "~/auth/session.server";
-import type { SessionUser } from "~/models/users.server";
+import { isAdminUser, type SessionUser } from "~/models/users.server";
 
 /** JSON API errors: `{ "error": "..." }` with the status that says what went wrong. */
 export function apiError(status: number, error: string, extra: Record<string, unknown> = {}): Response {
@@ -38,4 +38,36 @@ export async function readJson<Schema extends z.ZodType>(
     throw apiError(400, parsed.error.issues[0]?.message ?? "Invalid input", { fieldErrors });
   }
   return parsed.data;
+}
+
+const NO_STORE = { "Cache-Control": "private, no-store" };
+
+/** A JSON answer that no shared cache keeps (every API answer may depend on the caller). */
+export function apiJson(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE["Cache-Control"]);
+  return Response.json(body, { status: init.status ?? 200, headers });
+}
+
+/** For `export const loader` / `action` of a route that only answers other methods. */
+export const methodNotAllowed = () => apiError(405, "Method not allowed");
+
+/** A positive integer id as written in a path ("12"), or null ("abc", "-3", "0", "1e3"). */
+export function parsePathId(value: string | undefined): number | null {
+  if (!value || !/^\d{1,12}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The signed-in user with an expert profile whose id is `expertId` (401 signed out, 403 anyone else). */
+export async function requireApiExpertOwner(
+  context: AppLoadContext,
+  request: Request,
+  expertId: number,
+  { allowAdmin = false }: { allowAdmin?: boolean } = {},
+): Promise<SessionUser> {
+  const user = await requireApiUser(context, request);
+  if (user.expertProfile?.id === expertId) return user;
+  if (allowAdmin && isAdminUser(user)) return user;
+  throw apiError(403, "You can only see or change your own expert profile.");
 }
