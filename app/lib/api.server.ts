@@ -19,16 +19,24 @@ export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
 ): Promise<z.output<Schema>> {
+  return parseOrThrow(schema, await readJsonBody(request));
+}
+
+/** The JSON body as sent: 415 for another content type, 400 when it is not JSON. */
+export async function readJsonBody(request: Request): Promise<unknown> {
   if (!(request.headers.get("Content-Type") ?? "").includes("application/json")) {
     throw apiError(415, "Expected a JSON body (Content-Type: application/json)");
   }
-  let body: unknown;
   try {
-    body = await request.json();
+    return await request.json();
   } catch {
     throw apiError(400, "The body is not valid JSON");
   }
-  const parsed = schema.safeParse(body);
+}
+
+/** Parses with a shared schema, or throws a 400 with the first message and every field's messages. */
+export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
@@ -38,6 +46,15 @@ export async function readJson<Schema extends z.ZodType>(
     throw apiError(400, parsed.error.issues[0]?.message ?? "Invalid input", { fieldErrors });
   }
   return parsed.data;
+}
+
+/** A JSON object body (400 for an array, a string, null...). */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw apiError(400, "The body must be a JSON object");
+  }
+  return body as Record<string, unknown>;
 }
 
 const NO_STORE = { "Cache-Control": "private, no-store" };
