@@ -33,7 +33,10 @@ export default {
     }
     const { context, d1Session } = state;
     if (isCrossSiteRequest(request)) {
-      return new Response("Cross-site requests are not allowed.", { status: 403 });
+      // The JSON API answers in JSON, like every other API error.
+      return new URL(request.url).pathname.startsWith("/api/")
+        ? Response.json({ error: "Cross-site requests are not allowed." }, { status: 403 })
+        : new Response("Cross-site requests are not allowed.", { status: 403 });
     }
     const handleRemixRequest =
       context.config.environment === "development" ? handlers.development : handlers.production;
