@@ -57,7 +57,7 @@ describe("the OpenAPI document", () => {
   });
 
   it("generates request bodies from the zod schemas, with their limits", () => {
-    const login = document.paths["/api/auth/login"].post as {
+    const login = document.paths["/api/auth/login"].post as unknown as {
       requestBody: { content: { "application/json": { schema: { required: string[] } } } };
     };
     expect(login.requestBody.content["application/json"].schema.required).toEqual(["username", "password"]);
@@ -65,7 +65,7 @@ describe("the OpenAPI document", () => {
     // The settings form's minimums, in cents.
     expect(pricing).toContain('"questionRate":{"type":"integer","minimum":500');
     expect(pricing).toContain('"sessionPrice":{"type":"integer","minimum":1000');
-    const change = document.paths["/api/auth/change-password"].post as {
+    const change = document.paths["/api/auth/change-password"].post as unknown as {
       requestBody: { content: { "application/json": { schema: { required: string[] } } } };
     };
     expect(change.requestBody.content["application/json"].schema.required).toEqual([
