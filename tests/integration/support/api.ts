@@ -17,7 +17,10 @@ export function callApi(
 ) {
   const headers: Record<string, string> = { Origin: origin, Host: new URL(BASE).host };
   if (cookie) headers.Cookie = cookie;
-  if (body !== undefined) headers["Content-Type"] = contentType ?? "application/json";
+  // FormData sets its own multipart Content-Type (with the boundary).
+  if (body !== undefined && !(body instanceof FormData)) {
+    headers["Content-Type"] = contentType ?? "application/json";
+  }
   return SELF.fetch(`${BASE}${path}`, {
     method,
     redirect: "manual",
