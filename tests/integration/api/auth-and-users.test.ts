@@ -202,3 +202,15 @@ describe("POST /api/users", () => {
     expect(await db().select().from(users).where(eq(users.email, "t@example.com"))).toEqual([]);
   });
 });
+
+describe("DELETE /api/users/{id}", () => {
+  it("deletes the caller's own account and signs it out everywhere; 401 when signed out", async () => {
+    const { userId } = await insertAccount("apidelete", "delete-pass-1");
+    const cookie = await signIn("apidelete", "delete-pass-1");
+    expect((await callApi("DELETE", `/api/users/${userId}`)).status).toBe(401);
+    const response = await callApi("DELETE", `/api/users/${userId}`, { cookie });
+    expect(response.status).toBe(200);
+    expect(await json(await get("/api/auth/status", cookie))).toEqual({ authenticated: false, user: null });
+    await expect(signIn("apidelete", "delete-pass-1")).rejects.toThrow();
+  });
+});
