@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import {
   apiError,
   apiJson,
