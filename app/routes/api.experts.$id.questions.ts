@@ -10,9 +10,9 @@ const STATUSES = ["answered", "pending"] as const;
 
 /**
  * GET /api/experts/{id}/questions[?status=answered|pending] (SPEC.md section 7). Without a status,
- * or with `answered`: anyone sees the answers the askers allowed on the public profile, and the
- * expert (or an admin) sees every answered question. `pending` (not yet answered) is for the expert
- * and admins only (open questions: pending or in progress).
+ * or with `answered`: anyone sees the answers the askers allowed on the public profile (the latest
+ * 10, as the profile shows them), and the expert (or an admin) sees every answered question.
+ * `pending` (open: pending or in progress) is for the expert and admins only.
  */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const id = parsePathId(params.id);
@@ -23,8 +23,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const expert = id === null ? null : await readExpertProfile(context, { id });
   if (!expert) return apiError(404, "Expert not found");
   const user = await getOptionalUser(context, request);
-  const isOwner = user !== null && (user.expertProfile?.id === expert.id || isAdminUser(user));
-  if (!isOwner) {
+  const seesAll = user !== null && (user.expertProfile?.id === expert.id || isAdminUser(user));
+  if (!seesAll) {
     if (status === "pending") {
       return user
         ? apiError(403, "Only the expert can see their pending questions.")

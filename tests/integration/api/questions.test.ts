@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { get } from "../support/accounts";
+import { BASE, get } from "../support/accounts";
 import { callApi, errorOf, json } from "../support/api";
 import {
   getQuestion,
@@ -128,6 +128,27 @@ describe("POST /api/questions/{id}/audio", () => {
     });
     expect(jsonBody.status).toBe(415);
     expect((await env.MEDIA.list({ prefix: `audio/questions/${question.id}/` })).objects).toEqual([]);
+    expect((await getQuestion(question.id)).status).toBe("pending");
+  });
+
+  it("refuses an upload over 25 MB by its declared length (413), before reading it", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const size = 30 * 1024 * 1024;
+    const { readable } = new FixedLengthStream(size);
+    const response = await SELF.fetch(`${BASE}/api/questions/${question.id}/audio`, {
+      method: "POST",
+      headers: {
+        Origin: BASE,
+        Cookie: expert.cookie,
+        "Content-Type": "multipart/form-data; boundary=----x",
+        "Content-Length": String(size),
+      },
+      body: readable,
+    });
+    expect(response.status).toBe(413);
+    expect(await errorOf(response)).toBe("The file is too large (at most 25 MB).");
     expect((await getQuestion(question.id)).status).toBe("pending");
   });
 
