@@ -459,6 +459,11 @@ export const API_ROUTES: ApiRoute[] = [
   },
 ];
 
+/** Route modules under /api that are not calls, and so are not in the document. */
+export const UNDOCUMENTED_API_ROUTES: Record<string, string> = {
+  "api.$.ts": "the JSON 404 for any other path under /api",
+};
+
 /**
  * The URL path Remix's flat routes give a route file: dots separate segments (`[.]` is a literal
  * dot), `$name` is a parameter, `_index` and leading-underscore (pathless) segments add nothing, and

@@ -345,3 +345,13 @@ describe("GET /api/openapi.json", () => {
     expect(Object.keys(document.paths)).toContain("/api/experts/{id}");
   });
 });
+
+describe("an unknown API path", () => {
+  it("answers a JSON 404 for any method", async () => {
+    for (const method of ["GET", "POST", "DELETE"]) {
+      const response = await callApi(method, "/api/no-such-call");
+      expect(response.status, method).toBe(404);
+      expect(await errorOf(response), method).toMatch(/No such API call/);
+    }
+  });
+});
