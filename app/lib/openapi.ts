@@ -30,7 +30,14 @@ type Method = "get" | "post" | "patch" | "delete";
 type Auth = "none" | "user" | "optional";
 
 type Body =
-  | { kind: "json"; schema: z.ZodType; optional?: readonly string[] }
+  | {
+      kind: "json";
+      schema: z.ZodType;
+      /** Fields the route accepts without them although the schema requires them (it fills them in). */
+      optional?: readonly string[];
+      /** List fields the route also accepts comma-joined (SPEC.md: expertise). */
+      commaJoined?: readonly string[];
+    }
   | {
       kind: "multipart";
       fields: Record<string, { type: "file" | "string"; description: string; required?: boolean }>;
@@ -189,7 +196,7 @@ export const API_ROUTES: ApiRoute[] = [
         method: "patch",
         summary: "Edit the caller's own expert profile (settings rules; prices in cents) or {isAvailable}",
         auth: "user",
-        body: { kind: "json", schema: expertPatchSchema },
+        body: { kind: "json", schema: expertPatchSchema, commaJoined: ["expertise"] },
         responses: { 403: "Not the caller's profile", 409: "The custom URL is taken", ...notFound },
       },
     ],
@@ -494,11 +501,22 @@ const ErrorSchema = {
   },
 } as const;
 
-function jsonSchemaOf(schema: z.ZodType, optional: readonly string[] = []) {
+function jsonSchemaOf(
+  schema: z.ZodType,
+  optional: readonly string[] = [],
+  commaJoined: readonly string[] = [],
+) {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
     $schema?: string;
     required?: string[];
+    properties?: Record<string, unknown>;
   } & Record<string, unknown>;
+  for (const name of commaJoined) {
+    const list = json.properties?.[name];
+    if (json.properties && list) {
+      json.properties[name] = { anyOf: [list, { type: "string", description: "comma-joined" }] };
+    }
+  }
   if (json.required) {
     json.required = json.required.filter((name) => !optional.includes(name));
     if (json.required.length === 0) delete json.required;
@@ -541,7 +559,9 @@ function operationObject(path: string, op: ApiOperation) {
   if (op.body?.kind === "json") {
     requestBody = {
       required: true,
-      content: { "application/json": { schema: jsonSchemaOf(op.body.schema, op.body.optional) } },
+      content: {
+        "application/json": { schema: jsonSchemaOf(op.body.schema, op.body.optional, op.body.commaJoined) },
+      },
     };
   } else if (op.body?.kind === "multipart") {
     const fields = Object.entries(op.body.fields);
