@@ -1,6 +1,6 @@
 import * as build from "virtual:remix-server-build";
 import { createRequestHandler } from "@remix-run/cloudflare";
-import { isCrossSiteRequest } from "~/auth/csrf";
+import { crossSiteRefusal, isCrossSiteRequest } from "~/auth/csrf";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
@@ -32,12 +32,7 @@ export default {
       return new Response("The service is misconfigured.", { status: 500 });
     }
     const { context, d1Session } = state;
-    if (isCrossSiteRequest(request)) {
-      // The JSON API answers in JSON, like every other API error.
-      return new URL(request.url).pathname.startsWith("/api/")
-        ? Response.json({ error: "Cross-site requests are not allowed." }, { status: 403 })
-        : new Response("Cross-site requests are not allowed.", { status: 403 });
-    }
+    if (isCrossSiteRequest(request)) return crossSiteRefusal(request);
     const handleRemixRequest =
       context.config.environment === "development" ? handlers.development : handlers.production;
     // Anonymous visitors' public pages may come from the edge cache (workers/edge-cache.ts).
