@@ -355,3 +355,16 @@ describe("an unknown API path", () => {
     }
   });
 });
+
+describe("POST /api/experts/{id}/upload/{kind}", () => {
+  it("answers 415 for a body that is not multipart, changing nothing", async () => {
+    const { expert, cookie } = await signedInExpert();
+    const response = await callApi("POST", `/api/experts/${expert.id}/upload/profile`, {
+      cookie,
+      body: { image: "https://example.com/me.png" },
+    });
+    expect(response.status).toBe(415);
+    const [row] = await db().select().from(experts).where(eq(experts.id, expert.id));
+    expect(row.profileImage).toBeNull();
+  });
+});
