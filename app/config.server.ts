@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   EMAIL_API_KEY: z.string().optional(),
   EMAIL_FROM: z.string().optional(),
   EMAIL_API_BASE: z.string().optional(),
+  /** `warn` drops the per-request info line (the benchmark); errors are always logged. */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Each booking's video room is this followed by a random name (Jitsi Meet by default). */
   MEETING_ROOM_BASE: z.string().url().default("https://meet.jit.si/ExpertAnswers-"),
 });
@@ -37,6 +39,7 @@ export type AppConfig = {
     apiBase?: string;
   };
   email: { apiKey?: string; from?: string; apiBase?: string };
+  logLevel: "debug" | "info" | "warn" | "error";
   /** Prefix of a booking's unique video-room URL. */
   meetingRoomBase: string;
 };
@@ -73,6 +76,7 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
       apiBase: vars.STRIPE_API_BASE,
     },
     email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
+    logLevel: vars.LOG_LEVEL,
     meetingRoomBase: vars.MEETING_ROOM_BASE,
   };
 }

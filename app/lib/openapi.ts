@@ -4,7 +4,7 @@
  * from the rules. tests/unit/openapi.test.ts checks this list against the `app/routes/api.*` files:
  * a route without an entry, or an entry without a route, fails the build.
  */
-import * as z from "zod";
+import * as z from "~/lib/zod";
 import {
   AccountProfileSchema,
   ChangePasswordApiSchema,

@@ -1,5 +1,4 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import * as z from "zod";
 import {
   apiError,
   apiJson,
@@ -8,6 +7,7 @@ import {
   readJsonObject,
   requireApiExpertOwner,
 } from "~/lib/api.server";
+import * as z from "~/lib/zod";
 import { setAvailableForBookings } from "~/models/bookings.server";
 import { getOwnExpertProfile } from "~/models/experts.server";
 import {
