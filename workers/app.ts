@@ -1,6 +1,6 @@
 import * as build from "virtual:remix-server-build";
 import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
-import { isCrossSiteRequest } from "~/auth/csrf";
+import { crossSiteRefusal, isCrossSiteRequest } from "~/auth/csrf";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
@@ -106,7 +106,7 @@ export default {
     }
     const { context } = state;
     const response = isCrossSiteRequest(request)
-      ? new Response("Cross-site requests are not allowed.", { status: 403 })
+      ? crossSiteRefusal(request)
       : await serve(request, context, ctx);
     const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
     // Carry the D1 bookmark for signed-in users so their next read sees their own writes.

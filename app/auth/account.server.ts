@@ -8,7 +8,7 @@ import {
   type SessionUser,
   updateUserProfile,
 } from "~/models/users.server";
-import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
+import { AccountProfileSchema, ChangePasswordSchema, WRONG_CURRENT_PASSWORD_MESSAGE } from "~/schemas/auth";
 import { redirectWithToast } from "~/services/flash.server";
 import { clearSessionCookie, currentSessionId, endSession, forgetCachedUser } from "./session.server";
 
@@ -51,7 +51,7 @@ export async function handleAccountAction(
         return data(
           {
             intent,
-            result: submission.reply({ fieldErrors: { currentPassword: ["Current password is incorrect"] } }),
+            result: submission.reply({ fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD_MESSAGE] } }),
             ok: false,
           },
           { status: 400 },

@@ -16,3 +16,11 @@ export function isCrossSiteRequest(request: Request): boolean {
   const fetchSite = request.headers.get("Sec-Fetch-Site");
   return fetchSite === "cross-site" || fetchSite === "same-site";
 }
+
+/** The answer to a refused cross-site request: JSON under /api (like every API error), text elsewhere. */
+export function crossSiteRefusal(request: Request): Response {
+  const message = "Cross-site requests are not allowed.";
+  return new URL(request.url).pathname.startsWith("/api/")
+    ? Response.json({ error: message }, { status: 403 })
+    : new Response(message, { status: 403 });
+}

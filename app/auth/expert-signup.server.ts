@@ -1,28 +1,19 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { readForm } from "~/lib/form-data.server";
-import {
-  AlreadyExpertError,
-  CustomUrlTakenError,
-  createExpertProfile,
-  isCustomUrlTaken,
-  resolveCategories,
-} from "~/models/experts.server";
 import { createUser, UsernameTakenError } from "~/models/users.server";
 import {
-  CUSTOM_URL_TAKEN_MESSAGE,
   type ExpertAccountInput,
   type ExpertProfileInput,
   ExpertSignupForUserSchema,
   type ExpertSignupResult,
   ExpertSignupSchema,
   type SignupNotice,
-  UNKNOWN_CATEGORY_MESSAGE,
 } from "~/schemas/expert";
-import { invalidateExpert } from "~/services/cache.server";
 import { deleteImageIfUnused, hasUploadedFile, storeUploadedImage } from "~/services/expert-images.server";
+import { checkProfileReferences, saveNewExpertProfile } from "~/services/expert-profile.server";
 import { assertUploadSize, IMAGE_MAX_BYTES, UploadError } from "~/services/media.server";
-import { endSession, forgetCachedUser, getOptionalUser, startSession } from "./session.server";
+import { endSession, getOptionalUser, startSession } from "./session.server";
 
 const result = (body: ExpertSignupResult, init?: number | ResponseInit) => data(body, init);
 
@@ -81,16 +72,9 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
   }
   const db = context.primaryDb;
 
-  const categories = await resolveCategories(db, {
-    categoryId: input.categoryId,
-    expertise: input.expertise,
-  });
+  const categories = await checkProfileReferences(db, input);
   if (!categories.ok) {
-    const message = categories.field === "categoryId" ? "Please select a category" : UNKNOWN_CATEGORY_MESSAGE;
-    return result({ status: "invalid", errors: { [categories.field]: [message] } }, 400);
-  }
-  if (input.customUrl && (await isCustomUrlTaken(db, input.customUrl))) {
-    return result({ status: "invalid", errors: { customUrl: [CUSTOM_URL_TAKEN_MESSAGE] } }, 400);
+    return result({ status: "invalid", errors: { [categories.field ?? "form"]: [categories.message] } }, 400);
   }
 
   // 2. The account (role and admin flags are never taken from the form).
@@ -137,30 +121,30 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
   }
 
   // 4. The profile.
+  let saved: Awaited<ReturnType<typeof saveNewExpertProfile>> | null;
   try {
-    const expert = await createExpertProfile(db, {
+    saved = await saveNewExpertProfile(context, {
       userId,
       profile: input,
       categories,
       profileImage: images.profile,
       headerImage: images.header,
     });
-    forgetCachedUser(context);
-    await invalidateExpert(context.cache, { id: expert.id, customUrls: [input.customUrl] });
   } catch (error) {
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "expert profile creation failed",
+        userId,
+        error: String(error),
+      }),
+    );
+    saved = null;
+  }
+  if (!saved?.ok) {
     for (const url of [images.profile, images.header]) await deleteImageIfUnused(context, url);
-    if (error instanceof AlreadyExpertError)
+    if (saved?.reason === "already_expert")
       return result({ status: "already-expert" }, { status: 409, headers });
-    if (!(error instanceof CustomUrlTakenError)) {
-      console.error(
-        JSON.stringify({
-          level: "error",
-          message: "expert profile creation failed",
-          userId,
-          error: String(error),
-        }),
-      );
-    }
     return result({ status: "partial", redirectTo: "/" }, { status: 500, headers });
   }
   return result({ status: "created", redirectTo: "/expert/dashboard", notices }, { status: 201, headers });

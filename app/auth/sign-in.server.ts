@@ -38,9 +38,7 @@ export async function signInWithForm(
       { status: error.status },
     );
   }
-  // A new session id at every sign-in: whatever session this browser had before is ended.
-  await endSession(context.primaryDb, request);
-  const cookie = await startSession(context.primaryDb, user.id, request, context.now());
+  const cookie = await startFreshSession(context, request, user.id);
   return redirectWithToast(
     safeRedirect(submission.value.redirectTo, destination(user)),
     { title: "Login successful", description: `Welcome back, ${user.name ?? user.username}.` },
@@ -89,7 +87,14 @@ export type NewAccountResult =
 export async function createAccountAndSignIn(
   context: AppLoadContext,
   request: Request,
-  input: { username: string; email: string; password: string; name?: string | null },
+  input: {
+    username: string;
+    email: string;
+    password: string;
+    name?: string | null;
+    firstName?: string | null;
+    lastName?: string | null;
+  },
 ): Promise<NewAccountResult> {
   let userId: number;
   try {
@@ -98,8 +103,17 @@ export async function createAccountAndSignIn(
     if (!(error instanceof UsernameTakenError)) throw error;
     return { ok: false, field: "username", message: error.message };
   }
+  const cookie = await startFreshSession(context, request, userId);
+  return { ok: true, userId, cookie };
+}
+
+/**
+ * A new session id at every sign-in: whatever session this browser had before is ended. Returns the
+ * Set-Cookie value for the caller's response.
+ */
+export async function startFreshSession(context: AppLoadContext, request: Request, userId: number) {
   await endSession(context.primaryDb, request);
   const cookie = await startSession(context.primaryDb, userId, request, context.now());
   forgetCachedUser(context);
-  return { ok: true, userId, cookie };
+  return cookie;
 }

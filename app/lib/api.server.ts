@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
-import type { SessionUser } from "~/models/users.server";
+import { isAdminUser, type SessionUser } from "~/models/users.server";
 
 /** JSON API errors: `{ "error": "..." }` with the status that says what went wrong. */
 export function apiError(status: number, error: string, extra: Record<string, unknown> = {}): Response {
@@ -19,16 +19,24 @@ export async function readJson<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
 ): Promise<z.output<Schema>> {
+  return parseOrThrow(schema, await readJsonBody(request));
+}
+
+/** The JSON body as sent: 415 for another content type, 400 when it is not JSON. */
+export async function readJsonBody(request: Request): Promise<unknown> {
   if (!(request.headers.get("Content-Type") ?? "").includes("application/json")) {
     throw apiError(415, "Expected a JSON body (Content-Type: application/json)");
   }
-  let body: unknown;
   try {
-    body = await request.json();
+    return await request.json();
   } catch {
     throw apiError(400, "The body is not valid JSON");
   }
-  const parsed = schema.safeParse(body);
+}
+
+/** Parses with a shared schema, or throws a 400 with the first message and every field's messages. */
+export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
+  const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
@@ -38,4 +46,45 @@ export async function readJson<Schema extends z.ZodType>(
     throw apiError(400, parsed.error.issues[0]?.message ?? "Invalid input", { fieldErrors });
   }
   return parsed.data;
+}
+
+/** A JSON object body (400 for an array, a string, null...). */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(request);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw apiError(400, "The body must be a JSON object");
+  }
+  return body as Record<string, unknown>;
+}
+
+const NO_STORE = { "Cache-Control": "private, no-store" };
+
+/** A JSON answer that no shared cache keeps (every API answer may depend on the caller). */
+export function apiJson(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has("Cache-Control")) headers.set("Cache-Control", NO_STORE["Cache-Control"]);
+  return Response.json(body, { status: init.status ?? 200, headers });
+}
+
+/** For `export const loader` / `action` of a route that only answers other methods. */
+export const methodNotAllowed = () => apiError(405, "Method not allowed");
+
+/** A positive integer id as written in a path ("12"), or null ("abc", "-3", "0", "1e3"). */
+export function parsePathId(value: string | undefined): number | null {
+  if (!value || !/^\d{1,12}$/.test(value)) return null;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The signed-in user with an expert profile whose id is `expertId` (401 signed out, 403 anyone else). */
+export async function requireApiExpertOwner(
+  context: AppLoadContext,
+  request: Request,
+  expertId: number,
+  { allowAdmin = false }: { allowAdmin?: boolean } = {},
+): Promise<SessionUser> {
+  const user = await requireApiUser(context, request);
+  if (user.expertProfile?.id === expertId) return user;
+  if (allowAdmin && isAdminUser(user)) return user;
+  throw apiError(403, "You can only see or change your own expert profile.");
 }

@@ -313,3 +313,55 @@ export async function listSitemapEntries(db: Database, limit = 45_000): Promise<
     })),
   };
 }
+
+export type PublicReview = {
+  id: number;
+  rating: number;
+  comment: string | null;
+  /** The reviewer's display name, or null when their account is gone. */
+  reviewerName: string | null;
+  bookingId: number | null;
+  questionId: number | null;
+  /** Epoch milliseconds. */
+  createdAt: number;
+};
+
+/** An expert's reviews, newest first (one statement). */
+export async function listExpertReviews(
+  db: Database,
+  expertId: number,
+  limit = 100,
+): Promise<PublicReview[]> {
+  const rows = await db.all<{
+    id: number;
+    rating: number;
+    comment: string | null;
+    booking_id: number | null;
+    question_id: number | null;
+    created_at: number;
+    name: string | null;
+    first_name: string | null;
+    last_name: string | null;
+    username: string | null;
+    user_gone: number;
+  }>(sql`
+    SELECT r.id AS id, r.rating AS rating, r.comment AS comment, r.booking_id AS booking_id,
+      r.question_id AS question_id, r.created_at AS created_at, u.name AS name,
+      u.first_name AS first_name, u.last_name AS last_name, u.username AS username,
+      (u.id IS NULL OR u.deleted_at IS NOT NULL) AS user_gone
+    FROM reviews r LEFT JOIN users u ON u.id = r.user_id
+    WHERE r.expert_id = ${expertId}
+    ORDER BY r.created_at DESC, r.id DESC
+    LIMIT ${limit}`);
+  return rows.map((row) => ({
+    id: row.id,
+    rating: row.rating,
+    comment: row.comment,
+    reviewerName: row.user_gone
+      ? null
+      : displayName({ ...row, firstName: row.first_name, lastName: row.last_name }),
+    bookingId: row.booking_id,
+    questionId: row.question_id,
+    createdAt: Number(row.created_at),
+  }));
+}

@@ -23,6 +23,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!user.expertProfile || !Number.isSafeInteger(expertId) || expertId !== user.expertProfile.id) {
     return apiError(403, "You can only upload images to your own expert profile");
   }
+  if (!(request.headers.get("Content-Type") ?? "").includes("multipart/form-data")) {
+    return apiError(415, "Expected a multipart/form-data body with an image file");
+  }
   try {
     assertUploadSize(request, IMAGE_MAX_BYTES);
     const form = await readForm(request);

@@ -1,22 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
 import { respondToAction } from "~/lib/action-response.server";
-import {
-  actorOf,
-  answerQuestion,
-  checkCanManage,
-  parseExpertId,
-  questionDeps,
-} from "~/models/questions.server";
-import { ANSWER_MESSAGES, answerSchema } from "~/schemas/questions";
-import {
-  AUDIO_MAX_BYTES,
-  readUploadedFile,
-  readUploadForm,
-  sniffAudioType,
-  storeAudio,
-  UploadError,
-} from "~/services/media.server";
+import { actorOf, parseExpertId } from "~/models/questions.server";
+import { submitAnswer } from "~/services/answers.server";
+import { AUDIO_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
 
 /**
  * POST /questions/{id}/answer: the expert (or an admin) answers by text, by a recorded or uploaded
@@ -32,7 +19,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!user) return reply({ ok: false, status: 401, message: "Please log in to answer questions." });
   const questionId = parseExpertId(params.questionId);
   const actor = actorOf(user);
-  const deps = questionDeps(context);
   if (questionId === null) return reply({ ok: false, status: 404, message: "Question not found." });
 
   let form: FormData;
@@ -47,59 +33,21 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       fieldErrors: { audio: [error.message] },
     });
   }
-  const file = form.get("audio");
-  const hasAudio = typeof file === "object" && file !== null && file.size > 0;
-  const parsed = answerSchema(form.get("who") === "admin" ? "admin" : "expert").safeParse({
+  const result = await submitAnswer(context, actor, questionId, {
+    who: form.get("who") === "admin" ? "admin" : "expert",
     answer: String(form.get("answer") ?? "") || undefined,
-    status: form.get("status") || undefined,
-    hasAudio,
-  });
-  if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
-    for (const issue of parsed.error.issues) {
-      const key = String(issue.path[0] ?? "answer");
-      fieldErrors[key] = [...(fieldErrors[key] ?? []), issue.message];
-    }
-    return reply({ ok: false, status: 400, message: parsed.error.issues[0].message, fieldErrors });
-  }
-
-  // Refuse before anything is stored: another expert's question, one already answered...
-  const refusal = await checkCanManage(deps.db, questionId, actor, deps.now);
-  if (refusal) return reply({ ok: false, status: refusal.httpStatus, message: refusal.message });
-
-  let audio: { key: string; contentType: string } | null = null;
-  if (hasAudio) {
-    try {
-      const upload = await readUploadedFile(file, {
-        maxBytes: AUDIO_MAX_BYTES,
-        sniff: sniffAudioType,
-        wrongTypeMessage: ANSWER_MESSAGES.notAudio,
-      });
-      const stored = await storeAudio(context.media, upload.bytes, upload.contentType, { questionId });
-      audio = { key: stored.key, contentType: upload.contentType };
-    } catch (error) {
-      if (!(error instanceof UploadError)) throw error;
-      return reply({
-        ok: false,
-        status: error.status,
-        message: error.message,
-        fieldErrors: { audio: [error.message] },
-      });
-    }
-  }
-
-  const result = await answerQuestion(deps, {
-    actor,
-    questionId,
-    answer: parsed.data.answer || null,
-    status: parsed.data.status,
-    audio,
+    status: form.get("status"),
+    file: form.get("audio"),
   });
   if (!result.ok) {
-    if (audio) await context.media.delete(audio.key);
-    return reply({ ok: false, status: result.httpStatus, message: result.message });
+    return reply({
+      ok: false,
+      status: result.status,
+      message: result.message,
+      fieldErrors: result.fieldErrors,
+    });
   }
-  if (result.status === "draft") {
+  if (result.kind === "draft") {
     return reply({
       ok: true,
       status: 200,

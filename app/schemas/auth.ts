@@ -83,3 +83,30 @@ export const ChangePasswordSchema = z
 
 export type LoginInput = z.infer<typeof LoginSchema>;
 export type RegisterInput = z.infer<typeof RegisterSchema>;
+
+export const WRONG_CURRENT_PASSWORD_MESSAGE = "Current password is incorrect";
+
+/**
+ * POST /api/auth/change-password: SPEC.md section 7 sends {currentPassword, newPassword}; the
+ * confirmation, when not sent, is the new password itself. Same rules and messages as the form.
+ */
+export const ChangePasswordApiSchema = z.preprocess(
+  (value) =>
+    typeof value === "object" && value !== null && !("confirmPassword" in value)
+      ? { ...value, confirmPassword: (value as { newPassword?: unknown }).newPassword }
+      : value,
+  ChangePasswordSchema,
+);
+
+/**
+ * POST /api/users: SPEC.md section 7's three sign-up payloads in one: {email, username, password}
+ * (subscription), with `name` (register), or with `firstName` and `lastName` (expert sign-up).
+ */
+export const CreateUserApiSchema = z.object({
+  username: UsernameSchema,
+  email: emailWith("Must be a valid email address"),
+  password: NewPasswordSchema,
+  name: NameSchema.optional(),
+  firstName: z.string().trim().max(50, { error: "First name must be at most 50 characters" }).optional(),
+  lastName: z.string().trim().max(50, { error: "Last name must be at most 50 characters" }).optional(),
+});

@@ -129,3 +129,9 @@ export const CancelBookingSchema = z.object({
   intent: z.literal("cancel"),
   bookingId: z.coerce.number().int().positive(),
 });
+
+/** POST /api/create-payment-intent for a session; `amount` is accepted and ignored (the server prices it). */
+export const SessionPaymentIntentSchema = BookingApiSchema.extend({
+  type: z.literal("session"),
+  amount: z.unknown().optional(),
+});

@@ -301,3 +301,31 @@ export const PROFILE_CREATED_NOTICE: SignupNotice = {
   title: "Expert profile created",
   description: "Welcome aboard! Taking you to your dashboard...",
 };
+
+// ---------- JSON API (PATCH and POST /api/experts) ----------
+
+/** The fields PATCH /api/experts/{id} accepts: General Information, Pricing, and the availability switch. */
+export const EXPERT_GENERAL_FIELDS = Object.keys(
+  makeExpertGeneralSchema(null).shape,
+) as (keyof ExpertGeneralInput)[];
+export const EXPERT_PRICING_FIELDS = Object.keys(ExpertPricingSchema.shape) as (keyof ExpertPricingInput)[];
+
+/**
+ * The API speaks integer cents for prices (as it answers them) and takes expertise as a list or
+ * comma-joined (SPEC.md section 7). This turns an API body into the values the screens' schemas
+ * parse, so the same rules and messages apply: a price that is not a number becomes 0 and is refused
+ * by the minimum, as on the screens.
+ */
+export function expertApiValues(body: Record<string, unknown>): Record<string, unknown> {
+  const values: Record<string, unknown> = { ...body };
+  for (const key of ["questionRate", "sessionPrice"]) {
+    if (key in values) values[key] = typeof values[key] === "number" ? (values[key] as number) / 100 : "";
+  }
+  if (typeof values.expertise === "string") {
+    values.expertise = values.expertise
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
+  }
+  return values;
+}

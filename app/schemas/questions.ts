@@ -96,3 +96,16 @@ export const TestAskSchema = z.object({
     .int()
     .positive({ error: "Please select an expert" }),
 });
+
+/** PATCH /api/questions/{id}: SPEC.md's answer update; `audioResponse` is never a path the caller picks (upload with /audio). */
+export const AnswerPatchSchema = z.object({
+  answer: z.string({ error: "answer must be text" }).optional(),
+  status: z.enum(["answered", "pending"], { error: "status must be answered or pending" }).optional(),
+  audioResponse: z.unknown().optional(),
+});
+
+/** POST /api/create-payment-intent for a question; `amount` is accepted and ignored (the server prices it). */
+export const QuestionPaymentIntentSchema = AskQuestionApiSchema.extend({
+  type: z.literal("question").optional(),
+  amount: z.unknown().optional(),
+});

@@ -1,33 +1,24 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { forgetCachedUser } from "~/auth/session.server";
-import {
-  CustomUrlTakenError,
-  getOwnExpertProfile,
-  isCustomUrlTaken,
-  resolveCategories,
-  updateExpertGeneral,
-  updateExpertPricing,
-} from "~/models/experts.server";
-import {
-  CUSTOM_URL_TAKEN_MESSAGE,
-  ExpertPricingSchema,
-  makeExpertGeneralSchema,
-  UNKNOWN_CATEGORY_MESSAGE,
-} from "~/schemas/expert";
-import { invalidateExpert } from "~/services/cache.server";
+import { getOwnExpertProfile } from "~/models/experts.server";
+import { ExpertPricingSchema, makeExpertGeneralSchema } from "~/schemas/expert";
 import { replaceExpertImage, UploadError } from "~/services/expert-images.server";
+import {
+  NOT_AN_EXPERT_MESSAGE,
+  saveExpertGeneral,
+  saveExpertPricing,
+} from "~/services/expert-profile.server";
 
 /** The owner, always from the session: no id in the form is ever read. */
 type Owner = { expertId: number; userId: number };
 
-export const NOT_AN_EXPERT_MESSAGE = "You must be logged in as an expert to update your profile";
+export { NOT_AN_EXPERT_MESSAGE };
 export const FORBIDDEN_PROFILE_MESSAGE = "You can only edit your own expert profile";
 
 /** General Information: SPEC.md's edit-form rules, the categories, and a free custom URL. */
 export async function saveGeneral(context: AppLoadContext, owner: Owner, form: FormData) {
-  const db = context.primaryDb;
-  const current = await getOwnExpertProfile(db, { userId: owner.userId });
+  const current = await getOwnExpertProfile(context.primaryDb, { userId: owner.userId });
   if (!current || current.id !== owner.expertId) {
     return data(
       { intent: "general" as const, ok: false, result: null, error: NOT_AN_EXPERT_MESSAGE },
@@ -38,48 +29,23 @@ export async function saveGeneral(context: AppLoadContext, owner: Owner, form: F
   if (submission.status !== "success") {
     return data({ intent: "general" as const, ok: false, result: submission.reply() }, { status: 400 });
   }
-  const input = submission.value;
-  const fieldError = (name: string, message: string) =>
-    data(
+  const saved = await saveExpertGeneral(context, owner, submission.value);
+  if (!saved.ok) {
+    if (!saved.field) {
+      return data(
+        { intent: "general" as const, ok: false, result: null, error: saved.message },
+        { status: saved.status },
+      );
+    }
+    return data(
       {
         intent: "general" as const,
         ok: false,
-        result: submission.reply({ fieldErrors: { [name]: [message] } }),
+        result: submission.reply({ fieldErrors: { [saved.field]: [saved.message] } }),
       },
       { status: 400 },
     );
-  const categories = await resolveCategories(db, {
-    categoryId: input.categoryId,
-    expertise: input.expertise,
-  });
-  if (!categories.ok) {
-    return fieldError(
-      categories.field,
-      categories.field === "categoryId" ? "Please select a category" : UNKNOWN_CATEGORY_MESSAGE,
-    );
   }
-  if (input.customUrl && (await isCustomUrlTaken(db, input.customUrl, owner.expertId))) {
-    return fieldError("customUrl", CUSTOM_URL_TAKEN_MESSAGE);
-  }
-  let saved: Awaited<ReturnType<typeof updateExpertGeneral>>;
-  try {
-    saved = await updateExpertGeneral(db, owner, input, categories, new Date(context.now()));
-  } catch (error) {
-    if (error instanceof CustomUrlTakenError) return fieldError("customUrl", CUSTOM_URL_TAKEN_MESSAGE);
-    throw error;
-  }
-  if (!saved) {
-    return data(
-      { intent: "general" as const, ok: false, result: null, error: NOT_AN_EXPERT_MESSAGE },
-      { status: 403 },
-    );
-  }
-  // The public profile (by id and by both the old and the new address) shows the change at once.
-  await invalidateExpert(context.cache, {
-    id: owner.expertId,
-    customUrls: [saved.previousCustomUrl, input.customUrl],
-  });
-  forgetCachedUser(context);
   return { intent: "general" as const, ok: true, result: submission.reply() };
 }
 
@@ -89,20 +55,13 @@ export async function savePricing(context: AppLoadContext, owner: Owner, form: F
   if (submission.status !== "success") {
     return data({ intent: "pricing" as const, ok: false, result: submission.reply() }, { status: 400 });
   }
-  const saved = await updateExpertPricing(
-    context.primaryDb,
-    owner,
-    submission.value,
-    new Date(context.now()),
-  );
-  if (!saved) {
+  const saved = await saveExpertPricing(context, owner, submission.value);
+  if (!saved.ok) {
     return data(
-      { intent: "pricing" as const, ok: false, result: null, error: NOT_AN_EXPERT_MESSAGE },
-      { status: 403 },
+      { intent: "pricing" as const, ok: false, result: null, error: saved.message },
+      { status: saved.status },
     );
   }
-  await invalidateExpert(context.cache, { id: owner.expertId, customUrls: [saved.customUrl] });
-  forgetCachedUser(context);
   return { intent: "pricing" as const, ok: true, result: submission.reply() };
 }
 

@@ -1,0 +1,81 @@
+import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import {
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  parseOrThrow,
+  readJsonObject,
+  requireApiUser,
+} from "~/lib/api.server";
+import { bookingDeps, createBooking } from "~/models/bookings.server";
+import { askQuestion, parseExpertId, questionDeps } from "~/models/questions.server";
+import { SessionPaymentIntentSchema } from "~/schemas/bookings";
+import { QuestionPaymentIntentSchema } from "~/schemas/questions";
+
+/**
+ * POST /api/create-payment-intent (SPEC.md section 7) -> {clientSecret}. DESIGN.md: nothing paid is
+ * lost, so a PaymentIntent is never made for nothing: the call writes the unpaid question
+ * (`type: "question"`, the default, with the question's fields) or holds the session
+ * (`type: "session"`, with the booking's fields) exactly as POST /api/questions and POST
+ * /api/bookings do, and answers with the PaymentIntent's client secret. The amount is the expert's
+ * rate or session price, whatever `amount` says. In test mode there is no payment: clientSecret is
+ * null and the question or booking is accepted at once.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const user = await requireApiUser(context, request);
+  const body = await readJsonObject(request);
+
+  if (body.type === "session") {
+    const input = parseOrThrow(SessionPaymentIntentSchema, body);
+    const result = await createBooking(bookingDeps(context), {
+      booker: user,
+      booking: {
+        expertId: input.expertId,
+        date: input.date,
+        time: input.time,
+        timeZone: input.timeZone ?? null,
+        name: input.name,
+        email: input.email,
+        message: input.message,
+        retryBookingId: input.bookingId ?? null,
+      },
+    });
+    if (result.status === "refused") {
+      return apiError(result.httpStatus, result.message, {
+        ...(result.field ? { fieldErrors: { [result.field]: [result.message] } } : {}),
+      });
+    }
+    return apiJson({
+      type: "session",
+      bookingId: result.bookingId,
+      status: result.status,
+      clientSecret: result.status === "requires_payment" ? result.clientSecret : null,
+      paymentIntentId: result.status === "requires_payment" ? result.paymentIntentId : null,
+      amount: result.status === "requires_payment" ? result.amount : null,
+    });
+  }
+
+  const input = parseOrThrow(QuestionPaymentIntentSchema, body);
+  const result = await askQuestion(questionDeps(context), {
+    asker: user,
+    expertId: parseExpertId(input.expertId ?? null),
+    ask: {
+      question: input.question,
+      requestAudioResponse: input.requestAudioResponse,
+      showOnProfile: input.showOnProfile,
+    },
+    retryQuestionId: input.questionId ?? null,
+  });
+  if (result.status === "refused") return apiError(result.httpStatus, result.message);
+  return apiJson({
+    type: "question",
+    questionId: result.questionId,
+    status: result.status,
+    clientSecret: result.status === "requires_payment" ? result.clientSecret : null,
+    paymentIntentId: result.status === "requires_payment" ? result.paymentIntentId : null,
+    amount: result.status === "requires_payment" ? result.amount : null,
+  });
+}
+
+export const loader = methodNotAllowed;

@@ -1,0 +1,91 @@
+/**
+ * Submitting an answer (text, an audio file, or both; or a text draft), shared by the screens'
+ * POST /questions/{id}/answer and the API's PATCH /api/questions/{id} and POST
+ * /api/questions/{id}/audio: the same checks, in the same order, whatever the transport.
+ */
+import type { AppLoadContext } from "@remix-run/cloudflare";
+import {
+  type Actor,
+  answerQuestion,
+  checkCanManage,
+  type PaymentOutcome,
+  questionDeps,
+} from "~/models/questions.server";
+import { ANSWER_MESSAGES, answerSchema } from "~/schemas/questions";
+import { AUDIO_MAX_BYTES, readUploadedFile, sniffAudioType, storeAudio, UploadError } from "./media.server";
+
+export type AnswerSubmission = {
+  /** Which form's message to give when nothing is sent (SPEC.md section 5: expert dialog or admin). */
+  who: "expert" | "admin";
+  answer: string | undefined;
+  status: unknown;
+  file: FormDataEntryValue | null;
+};
+
+export type SubmitAnswerOutcome =
+  | { ok: true; kind: "answered"; payment: PaymentOutcome; hasAudio: boolean }
+  | { ok: true; kind: "draft" }
+  | { ok: false; status: number; message: string; fieldErrors?: Record<string, string[]> };
+
+export async function submitAnswer(
+  context: AppLoadContext,
+  actor: Actor,
+  questionId: number,
+  submission: AnswerSubmission,
+): Promise<SubmitAnswerOutcome> {
+  const deps = questionDeps(context);
+  const { file } = submission;
+  const hasAudio = typeof file === "object" && file !== null && file.size > 0;
+  const parsed = answerSchema(submission.who).safeParse({
+    answer: submission.answer || undefined,
+    status: submission.status || undefined,
+    hasAudio,
+  });
+  if (!parsed.success) {
+    const fieldErrors: Record<string, string[]> = {};
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "answer");
+      fieldErrors[key] = [...(fieldErrors[key] ?? []), issue.message];
+    }
+    return { ok: false, status: 400, message: parsed.error.issues[0].message, fieldErrors };
+  }
+
+  // Refuse before anything is stored: another expert's question, one already answered...
+  const refusal = await checkCanManage(deps.db, questionId, actor, deps.now);
+  if (refusal) return { ok: false, status: refusal.httpStatus, message: refusal.message };
+
+  let audio: { key: string; contentType: string } | null = null;
+  if (hasAudio) {
+    try {
+      const upload = await readUploadedFile(file, {
+        maxBytes: AUDIO_MAX_BYTES,
+        sniff: sniffAudioType,
+        wrongTypeMessage: ANSWER_MESSAGES.notAudio,
+      });
+      const stored = await storeAudio(context.media, upload.bytes, upload.contentType, { questionId });
+      audio = { key: stored.key, contentType: upload.contentType };
+    } catch (error) {
+      if (!(error instanceof UploadError)) throw error;
+      return {
+        ok: false,
+        status: error.status,
+        message: error.message,
+        fieldErrors: { audio: [error.message] },
+      };
+    }
+  }
+
+  const result = await answerQuestion(deps, {
+    actor,
+    questionId,
+    answer: parsed.data.answer || null,
+    status: parsed.data.status,
+    audio,
+  });
+  if (!result.ok) {
+    if (audio) await context.media.delete(audio.key);
+    return { ok: false, status: result.httpStatus, message: result.message };
+  }
+  if (result.status === "draft") return { ok: true, kind: "draft" };
+  return { ok: true, kind: "answered", payment: result.payment, hasAudio: audio !== null };
+}

@@ -1,0 +1,216 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { loginThrottle, users } from "~/db/schema.server";
+import { db, get, insertAccount, sessionCookieFrom, signIn } from "../support/accounts";
+import { callApi, errorOf, json } from "../support/api";
+
+describe("POST /api/auth/login", () => {
+  it("signs in with the right password and answers the auth status with a session cookie", async () => {
+    await insertAccount("apilogin", "api-login-pass");
+    const response = await callApi("POST", "/api/auth/login", {
+      body: { username: "apilogin", password: "api-login-pass" },
+    });
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body).toMatchObject({ authenticated: true, user: { username: "apilogin", expertProfile: null } });
+    expect(JSON.stringify(body)).not.toContain("pbkdf2");
+    const cookie = sessionCookieFrom(response);
+    expect(cookie).toMatch(/^__session=/);
+    expect(await json(await get("/api/auth/status", cookie ?? ""))).toMatchObject({ authenticated: true });
+  });
+
+  it("refuses a wrong password (401), missing fields (400), a form body (415) and a locked account (429)", async () => {
+    await insertAccount("apiwrong", "api-wrong-pass");
+    const wrong = await callApi("POST", "/api/auth/login", {
+      body: { username: "apiwrong", password: "nope" },
+    });
+    expect(wrong.status).toBe(401);
+    expect(await errorOf(wrong)).toBe("Invalid username or password");
+    expect(sessionCookieFrom(wrong)).toBeNull();
+
+    const missing = await callApi("POST", "/api/auth/login", { body: { username: "" } });
+    expect(missing.status).toBe(400);
+    expect(await json(missing)).toMatchObject({
+      error: "Username is required",
+      fieldErrors: { username: ["Username is required"], password: ["Password is required"] },
+    });
+
+    const form = await callApi("POST", "/api/auth/login", {
+      body: "username=apiwrong&password=x",
+      contentType: "application/x-www-form-urlencoded",
+    });
+    expect(form.status).toBe(415);
+
+    const broken = await callApi("POST", "/api/auth/login", { body: "{not json" });
+    expect(broken.status).toBe(400);
+
+    await db()
+      .insert(loginThrottle)
+      .values({
+        key: "user:apilocked",
+        failures: 10,
+        windowStartedAt: new Date(),
+        lockedUntil: new Date(Date.now() + 600_000),
+      });
+    await insertAccount("apilocked", "api-locked-pass");
+    const locked = await callApi("POST", "/api/auth/login", {
+      body: { username: "apilocked", password: "api-locked-pass" },
+    });
+    expect(locked.status).toBe(429);
+    expect(await errorOf(locked)).toMatch(/Too many sign-in attempts/);
+  });
+
+  it("refuses a sign-in posted from another site", async () => {
+    await insertAccount("apicsrf", "api-csrf-pass");
+    const response = await callApi("POST", "/api/auth/login", {
+      body: { username: "apicsrf", password: "api-csrf-pass" },
+      origin: "https://evil.example",
+    });
+    expect(response.status).toBe(403);
+    expect(await json(response)).toEqual({ error: "Cross-site requests are not allowed." });
+    expect(sessionCookieFrom(response)).toBeNull();
+  });
+});
+
+describe("POST /api/auth/logout", () => {
+  it("ends the session, so the cookie no longer signs anyone in", async () => {
+    await insertAccount("apilogout", "api-logout-pass");
+    const cookie = await signIn("apilogout", "api-logout-pass");
+    const response = await callApi("POST", "/api/auth/logout", { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Set-Cookie")).toMatch(/__session=;.*Max-Age=0/);
+    expect(await json(await get("/api/auth/status", cookie))).toEqual({ authenticated: false, user: null });
+    // Signed out already: nothing to end, still fine.
+    expect((await callApi("POST", "/api/auth/logout")).status).toBe(200);
+  });
+
+  it("refuses a cross-site sign-out (the session stays)", async () => {
+    await insertAccount("apilogout2", "api-logout-pass");
+    const cookie = await signIn("apilogout2", "api-logout-pass");
+    const response = await callApi("POST", "/api/auth/logout", { cookie, origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+    expect(await json(await get("/api/auth/status", cookie))).toMatchObject({ authenticated: true });
+  });
+});
+
+describe("POST /api/auth/change-password", () => {
+  it("changes the password with {currentPassword, newPassword}; the old one stops working", async () => {
+    await insertAccount("apipass", "old-password-1");
+    const cookie = await signIn("apipass", "old-password-1");
+    const response = await callApi("POST", "/api/auth/change-password", {
+      cookie,
+      body: { currentPassword: "old-password-1", newPassword: "new-password-1" },
+    });
+    expect(response.status).toBe(200);
+    await expect(signIn("apipass", "new-password-1")).resolves.toMatch(/^__session=/);
+    await expect(signIn("apipass", "old-password-1")).rejects.toThrow();
+    // This session stays signed in.
+    expect(await json(await get("/api/auth/status", cookie))).toMatchObject({ authenticated: true });
+  });
+
+  it("answers the form's messages for a short, mismatched or wrong password, and 401 signed out", async () => {
+    await insertAccount("apipass2", "old-password-2");
+    const cookie = await signIn("apipass2", "old-password-2");
+    const short = await callApi("POST", "/api/auth/change-password", {
+      cookie,
+      body: { currentPassword: "old-password-2", newPassword: "short" },
+    });
+    expect(short.status).toBe(400);
+    expect(await errorOf(short)).toBe("New password must be at least 8 characters");
+    const mismatch = await callApi("POST", "/api/auth/change-password", {
+      cookie,
+      body: {
+        currentPassword: "old-password-2",
+        newPassword: "new-password-2",
+        confirmPassword: "other-pass-2",
+      },
+    });
+    expect(mismatch.status).toBe(400);
+    expect(await errorOf(mismatch)).toBe("Passwords do not match");
+    const wrong = await callApi("POST", "/api/auth/change-password", {
+      cookie,
+      body: { currentPassword: "not-my-password", newPassword: "new-password-2" },
+    });
+    expect(wrong.status).toBe(400);
+    expect(await json(wrong)).toMatchObject({
+      error: "Current password is incorrect",
+      fieldErrors: { currentPassword: ["Current password is incorrect"] },
+    });
+    const signedOut = await callApi("POST", "/api/auth/change-password", {
+      body: { currentPassword: "old-password-2", newPassword: "new-password-2" },
+    });
+    expect(signedOut.status).toBe(401);
+    await expect(signIn("apipass2", "old-password-2")).resolves.toMatch(/^__session=/);
+  });
+});
+
+describe("POST /api/users", () => {
+  it("creates a plain account from each sign-up payload and signs it in", async () => {
+    const subscription = await callApi("POST", "/api/users", {
+      body: { email: "sub@example.com", username: "apisub", password: "sub-pass-1" },
+    });
+    expect(subscription.status).toBe(201);
+    expect(await json(subscription)).toMatchObject({ username: "apisub", role: "user", isAdmin: false });
+    const cookie = sessionCookieFrom(subscription);
+    expect(await json(await get("/api/auth/status", cookie ?? ""))).toMatchObject({
+      user: { username: "apisub" },
+    });
+
+    const register = await callApi("POST", "/api/users", {
+      body: { username: "apireg", email: "reg@example.com", password: "reg-pass-1", name: "Reg Ister" },
+    });
+    expect(await json(register)).toMatchObject({ name: "Reg Ister" });
+
+    const expert = await callApi("POST", "/api/users", {
+      body: {
+        username: "apiexp",
+        email: "exp@example.com",
+        password: "exp-pass-1",
+        firstName: "Ex",
+        lastName: "Pert",
+        role: "admin",
+        isAdmin: true,
+      },
+    });
+    expect(expert.status).toBe(201);
+    const [row] = await db().select().from(users).where(eq(users.username, "apiexp"));
+    expect(row).toMatchObject({
+      firstName: "Ex",
+      lastName: "Pert",
+      name: "Ex Pert",
+      role: "user",
+      isAdmin: false,
+    });
+  });
+
+  it("refuses invalid fields (400) and a taken username (409), creating nothing", async () => {
+    await insertAccount("apitaken", "taken-pass-1");
+    const invalid = await callApi("POST", "/api/users", {
+      body: { username: "ab", email: "not-an-email", password: "123" },
+    });
+    expect(invalid.status).toBe(400);
+    expect((await json(invalid)).fieldErrors).toEqual({
+      username: ["Username must be at least 3 characters"],
+      email: ["Must be a valid email address"],
+      password: ["Password must be at least 6 characters"],
+    });
+    const taken = await callApi("POST", "/api/users", {
+      body: { username: "APITAKEN", email: "t@example.com", password: "taken-pass-2" },
+    });
+    expect(taken.status).toBe(409);
+    expect(sessionCookieFrom(taken)).toBeNull();
+    expect(await db().select().from(users).where(eq(users.email, "t@example.com"))).toEqual([]);
+  });
+});
+
+describe("DELETE /api/users/{id}", () => {
+  it("deletes the caller's own account and signs it out everywhere; 401 when signed out", async () => {
+    const { userId } = await insertAccount("apidelete", "delete-pass-1");
+    const cookie = await signIn("apidelete", "delete-pass-1");
+    expect((await callApi("DELETE", `/api/users/${userId}`)).status).toBe(401);
+    const response = await callApi("DELETE", `/api/users/${userId}`, { cookie });
+    expect(response.status).toBe(200);
+    expect(await json(await get("/api/auth/status", cookie))).toEqual({ authenticated: false, user: null });
+    await expect(signIn("apidelete", "delete-pass-1")).rejects.toThrow();
+  });
+});
