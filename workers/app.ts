@@ -85,6 +85,6 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledTasks(env, controller.scheduledTime));
+    ctx.waitUntil(runScheduledTasks(env, controller.scheduledTime, { cron: controller.cron }));
   },
 } satisfies ExportedHandler<Env>;
