@@ -17,6 +17,7 @@ import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { ServerToast, Toaster } from "~/components/ui/toast";
 import { TooltipProvider } from "~/components/ui/tooltip";
 import { HydrationMarker } from "~/components/use-hydrated";
+import { countUnread } from "~/models/notifications.server";
 import { getToast } from "~/services/flash.server";
 import appStylesHref from "~/styles/app.css";
 
@@ -34,7 +35,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, headers } = await getToast(request);
   const sessionUser = await getOptionalUser(context, request);
   const user: ShellUser | null = sessionUser
-    ? { role: sessionUser.role, hasExpertProfile: sessionUser.expertProfile !== null }
+    ? {
+        role: sessionUser.role,
+        hasExpertProfile: sessionUser.expertProfile !== null,
+        unreadNotifications: await countUnread(context.db, sessionUser.id),
+      }
     : null;
   return data(
     {
