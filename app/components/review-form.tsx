@@ -29,7 +29,7 @@ export function ReviewForm({
   if (rated !== null) {
     return (
       <p className="review-done" role="status">
-        You rated this {rated} out of 5 stars. Thank you!
+        {`You rated this ${rated} out of 5 stars. Thank you!`}
       </p>
     );
   }

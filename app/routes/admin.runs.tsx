@@ -68,7 +68,7 @@ export default function AdminRuns() {
                     <ul className="run__changes" aria-label="What changed">
                       {changes.map(([key, count]) => (
                         <li key={key} className="badge badge--muted">
-                          {SUMMARY_LABELS[key] ?? key}: {count}
+                          {`${SUMMARY_LABELS[key] ?? key}: ${count}`}
                         </li>
                       ))}
                     </ul>
