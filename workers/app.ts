@@ -84,7 +84,9 @@ export default {
     return response;
   },
 
-  async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledTasks(env, controller.scheduledTime, { cron: controller.cron }));
+  async scheduled(controller, env) {
+    // Awaited (not waitUntil): the invocation lives until the work is done, and wrangler's
+    // /__scheduled test endpoint answers once it is.
+    await runScheduledTasks(env, controller.scheduledTime, { cron: controller.cron });
   },
 } satisfies ExportedHandler<Env>;
