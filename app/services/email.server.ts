@@ -34,7 +34,7 @@ export function escapeHtml(text: string): string {
 
 /** A relative app path ("/dashboard/questions") made absolute for an e-mail, which has no page to be relative to. */
 function absolute(line: string, appUrl: string) {
-  return /^\/[^\s]*$/.test(line) ? new URL(line, appUrl).toString() : null;
+  return /^\/(?!\/)[^\s]*$/.test(line) ? new URL(line, appUrl).toString() : null;
 }
 
 /**
