@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /** The Worker's bindings and variables, checked once per request (bindings enter in one place). */
 const EnvSchema = z.object({

@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import type { z } from "zod";
+import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
 import type { SessionUser } from "~/models/users.server";
 

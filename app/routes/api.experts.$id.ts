@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import { apiError, readJson, requireApiUser } from "~/lib/api.server";
 import { parseId, setAvailableForBookings } from "~/models/bookings.server";
 import { invalidateExpert } from "~/services/cache.server";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * The browse page's query: search, category, sort, price range and page, all in the URL so a

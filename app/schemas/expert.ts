@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { dollarsToCents } from "~/lib/money";
 import { isReservedCustomUrl } from "~/lib/reserved-urls";
 import { NewPasswordSchema, UsernameSchema } from "./auth";

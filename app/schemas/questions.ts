@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * Asking and answering questions, shared by browser and server, with SPEC.md's exact messages.

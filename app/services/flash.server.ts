@@ -1,5 +1,5 @@
 import { createCookie, redirect } from "@remix-run/cloudflare";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToastMessage } from "~/components/ui/toast";
 
 /**

@@ -1,8 +1,7 @@
-import { SELF } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { contactMessages, newsletterSignups } from "~/db/schema.server";
-import { BASE, db, get, postForm, postRaw } from "./support/accounts";
+import { db, get, postForm, postRaw } from "./support/accounts";
 
 const NOT_FOUND_TITLE = "404 Page Not Found";
 const NOT_FOUND_TEXT = "Did you forget to add the page to the router?";
