@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 
 export const REVIEW_COMMENT_MAX = 1000;
 
