@@ -17,7 +17,6 @@ import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { ServerToast, Toaster } from "~/components/ui/toast";
 import { TooltipProvider } from "~/components/ui/tooltip";
 import { HydrationMarker } from "~/components/use-hydrated";
-import { countUnread } from "~/models/notifications.server";
 import { getToast } from "~/services/flash.server";
 import appStylesHref from "~/styles/app.css";
 
@@ -38,7 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ? {
         role: sessionUser.role,
         hasExpertProfile: sessionUser.expertProfile !== null,
-        unreadNotifications: await countUnread(context.db, sessionUser.id),
+        unreadNotifications: sessionUser.unreadNotifications,
       }
     : null;
   return data(
