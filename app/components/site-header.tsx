@@ -81,7 +81,8 @@ export function SiteHeader({ user }: { user: ShellUser | null }) {
                 to={isExpert(user) ? "/expert/dashboard" : "/dashboard"}
                 className={buttonClass({ variant: "secondary", size: "sm" })}
               >
-                {isExpert(user) ? "Expert Dashboard" : "My Dashboard"}
+                <span className="label-full">{isExpert(user) ? "Expert Dashboard" : "My Dashboard"}</span>
+                <span className="label-short">Dashboard</span>
               </Link>
               <Form method="post" action="/logout">
                 <button type="submit" className={buttonClass({ variant: "ghost", size: "sm" })}>

@@ -85,6 +85,20 @@ describe("the deadline, in the browser", () => {
       .toBe(true);
   });
 
+  it("fits the header with the bell without sideways scrolling, for the longest dashboard label", async () => {
+    for (const width of [360, 1024, 1200, 1280]) {
+      const page = await newPage({ width, height: 800 });
+      await signInAs(page, "expert");
+      await gotoHydrated(page, "/notifications");
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth),
+        `${width}px`,
+      ).toBeLessThanOrEqual(width);
+      await expect.poll(() => page.getByRole("link", { name: /^Notifications, / }).isVisible()).toBe(true);
+      await page.context().close();
+    }
+  });
+
   it("shows the admins what the scheduled run changed", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "admin", { redirectTo: "/admin/runs" });
