@@ -80,7 +80,7 @@ export async function runScheduledTasks(env: Env, scheduledTime: number, options
     summary.sessionsCompleted = await completeEndedSessions(db, now);
   });
   await task("free-holds", async () => {
-    const sweep = await freeExpiredHolds({ ...deps, meetingRoomBase: config.meetingRoomBase });
+    const sweep = await freeExpiredHolds({ ...deps, meetingRoomBase: config.meetingRoomBase }, { limit: 20 });
     summary.holdsFreed = sweep.expired;
     summary.holdsConfirmed = sweep.confirmed;
     summary.refunds = sweep.refunded;

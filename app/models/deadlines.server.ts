@@ -24,7 +24,10 @@ import {
 export const REMINDER_AFTER_MS = 12 * 60 * 60 * 1000;
 /** Retries leave a row alone this long after its own step, so they never race the request that made it. */
 export const RETRY_GRACE_MS = 60 * 1000;
+/** Rows per task per run: a backlog drains over several runs, within Workers' per-invocation limits. */
 export const TASK_LIMIT = 50;
+/** Rows per run for the tasks that call Stripe (each row is one or two subrequests). */
+export const STRIPE_TASK_LIMIT = 20;
 
 /** One row that failed: logged, shown to admins, retried by the next run. */
 export type TaskFailure = { task: string; id?: number; message: string };
@@ -103,7 +106,7 @@ export async function remindExperts(db: Database, now: Date, { limit = TASK_LIMI
  * (the authorisation is cancelled; a subscriber gets the day's question back) and both are told.
  * A question answered before its deadline is never touched: the UPDATE checks the status as it runs.
  */
-export async function expireQuestions(deps: QuestionDeps, { limit = TASK_LIMIT } = {}) {
+export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_LIMIT } = {}) {
   const { db, now } = deps;
   const report: TaskReport = { changed: 0, failures: [] };
   const due = await db
@@ -178,7 +181,7 @@ export async function expireQuestions(deps: QuestionDeps, { limit = TASK_LIMIT }
  * Retries the money steps that did not go through: authorisations of declined or expired questions
  * still held, and captures of answered questions Stripe refused (or that were interrupted).
  */
-export async function retryQuestionPayments(deps: QuestionDeps, { limit = TASK_LIMIT } = {}) {
+export async function retryQuestionPayments(deps: QuestionDeps, { limit = STRIPE_TASK_LIMIT } = {}) {
   const { db, now } = deps;
   const report: TaskReport = { changed: 0, failures: [] };
   const settled = new Date(now.getTime() - RETRY_GRACE_MS);
@@ -204,6 +207,7 @@ export async function retryQuestionPayments(deps: QuestionDeps, { limit = TASK_L
     }
   }
   const toCapture = await listQuestionsAwaitingCapture(db, { limit });
+  if (toCapture.length === 0) return report;
   const answeredAt = new Map(
     (
       await db

@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { emailOutbox, notifications, reviews } from "~/db/schema.server";
+import { emailOutbox, notifications, questions, reviews } from "~/db/schema.server";
 import { notify } from "~/models/notifications.server";
 import { insertBooking, insertQuestion } from "../factories";
 import { db, get, postForm } from "./support/accounts";
@@ -374,5 +374,26 @@ describe("the admin view of scheduled runs", () => {
     const refused = await get("/admin/runs", client.cookie);
     expect(refused.status).toBe(302);
     expect(refused.headers.get("Location")).toBe("/forbidden");
+  });
+});
+
+describe("a backlog", () => {
+  it("drains over several runs, a bounded batch each time", async () => {
+    const expert = await newExpert("backlog");
+    const client = await newClient();
+    const paidAt = new Date(Date.now() - 30 * HOUR);
+    const ids: number[] = [];
+    for (let n = 0; n < 25; n++) {
+      ids.push((await pendingQuestion(client.userId, expert.expertId, { paidAt })).id);
+    }
+    const statuses = async () => {
+      const rows = await db().select({ id: questions.id, status: questions.status }).from(questions);
+      return rows.filter((row) => ids.includes(row.id)).map((row) => row.status);
+    };
+    const first = await runAt(Date.now());
+    expect(first.summary.questionsExpired).toBe(20);
+    expect((await statuses()).filter((status) => status === "expired")).toHaveLength(20);
+    await runAt(Date.now() + 5 * 60 * 1000);
+    expect((await statuses()).every((status) => status === "expired")).toBe(true);
   });
 });

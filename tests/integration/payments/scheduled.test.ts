@@ -137,6 +137,23 @@ describe("the 24-hour deadline", () => {
     );
   });
 
+  it("goes on with the other questions when Stripe refuses one cancellation", async () => {
+    const refused = await paidQuestion();
+    const fine = await paidQuestion();
+    await stripeFake.failNext(refused.paymentIntentId, "cancel");
+    const run = await runAt(Math.max(refused.deadline, fine.deadline));
+    expect(run.failures).toContainEqual(expect.objectContaining({ task: "expire", id: refused.questionId }));
+    expect(await getQuestion(refused.questionId)).toMatchObject({
+      status: "expired",
+      paymentState: "authorized",
+    });
+    expect(await getQuestion(fine.questionId)).toMatchObject({
+      status: "expired",
+      paymentState: "cancelled",
+    });
+    expect(await kindsOf(refused.client.userId)).toContain("question_expired");
+  });
+
   it("retries a capture Stripe refused until it goes through, recording each refusal", async () => {
     const { expert, questionId, paymentIntentId } = await paidQuestion();
     await stripeFake.failNext(paymentIntentId, "capture");
