@@ -1,26 +1,62 @@
-import type { AppLoadContext, EntryContext } from "@remix-run/cloudflare";
+import type {
+  ActionFunctionArgs,
+  AppLoadContext,
+  EntryContext,
+  LoaderFunctionArgs,
+} from "@remix-run/cloudflare";
 import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
+import { NonceProvider } from "~/components/nonce";
 
 const ABORT_DELAY = 5000;
+
+/** One structured line per unexpected error, tied to the request by its id (never shown to users). */
+function logError(error: unknown, request: Request, context: AppLoadContext, where: string) {
+  console.error(
+    JSON.stringify({
+      level: "error",
+      message: "unhandled error",
+      where,
+      requestId: context.requestId,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    }),
+  );
+}
+
+/**
+ * Remix calls this for errors thrown by loaders and actions (not for thrown Responses, which are
+ * expected 4xx answers). Error boundaries show users a generic message outside development.
+ */
+export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
+  // A client that went away aborts its request; nothing went wrong on our side.
+  if (request.signal.aborted) return;
+  logError(error, request, context, "loader/action");
+}
 
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
   const controller = new AbortController();
   const timeout = setTimeout(() => controller.abort(), ABORT_DELAY);
   let status = responseStatusCode;
+  const nonce = loadContext.cspNonce;
   const body = await renderToReadableStream(
-    <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+    <NonceProvider nonce={nonce}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+    </NonceProvider>,
     {
+      nonce,
       signal: controller.signal,
       onError(error: unknown) {
-        if (!controller.signal.aborted) console.error(error);
+        if (!controller.signal.aborted) logError(error, request, loadContext, "render");
         status = 500;
       },
     },

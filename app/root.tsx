@@ -11,11 +11,11 @@ import {
 import type { ReactNode } from "react";
 import { getOptionalUser } from "~/auth/session.server";
 import { errorTitle, GeneralErrorBoundary } from "~/components/error-boundary";
+import { useNonce } from "~/components/nonce";
 import { seo } from "~/components/seo";
 import { SiteFooter } from "~/components/site-footer";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { ServerToast, Toaster } from "~/components/ui/toast";
-import { TooltipProvider } from "~/components/ui/tooltip";
 import { HydrationMarker } from "~/components/use-hydrated";
 import { getToast } from "~/services/flash.server";
 import appStylesHref from "~/styles/app.css";
@@ -65,6 +65,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
   const bare = matches.some((match) => (match.handle as RouteHandle | undefined)?.shell === "bare");
+  // Inline scripts run only with this response's Content-Security-Policy nonce (workers/security-headers.ts).
+  const nonce = useNonce();
 
   return (
     <html lang="en" suppressHydrationWarning>
@@ -72,7 +74,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant one-liner, no user input */}
-        <script dangerouslySetInnerHTML={{ __html: markJs }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: markJs }} />
         <Meta />
         <Links />
       </head>
@@ -80,18 +82,16 @@ export function Layout({ children }: { children: ReactNode }) {
         <a className="skip-link" href="#main-content">
           Skip to content
         </a>
-        <TooltipProvider>
-          {bare ? null : <SiteHeader user={root?.user ?? null} />}
-          <main id="main-content" className="site-main" tabIndex={-1}>
-            <ServerToast toast={root?.toast} className="container" />
-            {children}
-          </main>
-          {bare ? null : <SiteFooter />}
-          <Toaster />
-        </TooltipProvider>
+        {bare ? null : <SiteHeader user={root?.user ?? null} />}
+        <main id="main-content" className="site-main" tabIndex={-1}>
+          <ServerToast toast={root?.toast} className="container" />
+          {children}
+        </main>
+        {bare ? null : <SiteFooter />}
+        <Toaster />
         <HydrationMarker />
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

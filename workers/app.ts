@@ -1,5 +1,5 @@
 import * as build from "virtual:remix-server-build";
-import { createRequestHandler } from "@remix-run/cloudflare";
+import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare";
 import { isCrossSiteRequest } from "~/auth/csrf";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
@@ -7,7 +7,9 @@ import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { serveWithEdgeCache } from "./edge-cache";
 import type { Env } from "./env";
 import { BOOKMARK_COOKIE, createLoadContext } from "./load-context";
+import { createRouteMatcher } from "./route-match";
 import { runScheduledTasks } from "./scheduled";
+import { applySecurityHeaders, RENDER_NONCE_HEADER } from "./security-headers";
 
 // Remix shows error details only in development mode; every other environment gets the production handler.
 const handlers = {
@@ -15,10 +17,81 @@ const handlers = {
   production: createRequestHandler(build, "production"),
 };
 
-/** A document or a Remix data request (not an image, audio or other file). */
-function isPage(request: Request, response: Response) {
-  const type = response.headers.get("Content-Type") ?? "";
-  return type.startsWith("text/html") || new URL(request.url).pathname.endsWith(".data");
+/** The route that answers a path, for the request log (built once per isolate from the build). */
+const routeIdOf = createRouteMatcher(build.routes);
+
+/**
+ * A response that is personal when a session asked for it: every page and data request, JSON,
+ * CSV, text, audio. Public images and static files are the same for everyone.
+ */
+function isPrivateKind(request: Request, response: Response) {
+  if (new URL(request.url).pathname.startsWith("/media/images/")) return false;
+  const type = (response.headers.get("Content-Type") ?? "").toLowerCase();
+  return !(type.startsWith("image/") || type.startsWith("font/") || type.includes("javascript"));
+}
+
+/** Remix's answer, from the edge cache when it may; a mutable Response. */
+async function serve(request: Request, context: AppLoadContext, ctx: ExecutionContext) {
+  const handleRemixRequest =
+    context.config.environment === "development" ? handlers.development : handlers.production;
+  // Anonymous visitors' public pages may come from the edge cache (workers/edge-cache.ts).
+  const served = await serveWithEdgeCache(
+    request,
+    async () => {
+      const rendered = await handleRemixRequest(request, context);
+      // Remember which nonce this page was rendered with (it travels into the edge cache too).
+      const tagged = new Response(rendered.body, rendered);
+      tagged.headers.set(RENDER_NONCE_HEADER, context.cspNonce);
+      return tagged;
+    },
+    {
+      // The DOM lib's CacheStorage type (tsconfig) hides the Workers-only `default` cache.
+      cache: (caches as unknown as { default: Cache }).default,
+      waitUntil: (promise) => ctx.waitUntil(promise),
+      buildVersion: build.assets.version,
+    },
+  );
+  const response = new Response(served.body, served);
+  if (readCookie(request, SESSION_COOKIE) && isPrivateKind(request, response)) {
+    // Nothing answered to a session (pages, their data, JSON, CSV, audio) may be kept by any cache.
+    const cacheControl = response.headers.get("Cache-Control") ?? "";
+    if (!/\bno-store\b/i.test(cacheControl) || /\bpublic\b/i.test(cacheControl)) {
+      response.headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
+    }
+  }
+  return response;
+}
+
+/** Every response leaves through here: request id, security headers, one structured log line. */
+function finish(request: Request, response: Response, context: AppLoadContext, started: number) {
+  response.headers.set("X-Request-Id", context.requestId);
+  // Outside production, say how many D1 round trips the request made (tests and the benchmark).
+  if (!context.config.isProduction) response.headers.set("X-D1-Queries", String(context.queries.count));
+  // context.cspNonce is fresh for this request: a page rendered now already carries it, and a
+  // page from the edge cache has its older render nonce swapped for it.
+  const secured = applySecurityHeaders(response, {
+    nonce: context.cspNonce,
+    secure: new URL(request.url).protocol === "https:",
+  });
+
+  const level = secured.status >= 500 ? "error" : "info";
+  if (level === "error" || context.config.logLevel === "info" || context.config.logLevel === "debug") {
+    const url = new URL(request.url);
+    const line = JSON.stringify({
+      level,
+      requestId: context.requestId,
+      method: request.method,
+      path: url.pathname,
+      route: routeIdOf(url.pathname),
+      status: secured.status,
+      durationMs: Date.now() - started,
+      d1Queries: context.queries.count,
+      edgeCache: secured.headers.get("X-Edge-Cache"),
+    });
+    if (level === "error") console.error(line);
+    else console.log(line);
+  }
+  return secured;
 }
 
 export default {
@@ -31,57 +104,20 @@ export default {
       console.error(JSON.stringify({ level: "error", message: "configuration", error: String(error) }));
       return new Response("The service is misconfigured.", { status: 500 });
     }
-    const { context, d1Session } = state;
-    if (isCrossSiteRequest(request)) {
-      return new Response("Cross-site requests are not allowed.", { status: 403 });
-    }
-    const handleRemixRequest =
-      context.config.environment === "development" ? handlers.development : handlers.production;
-    // Anonymous visitors' public pages may come from the edge cache (workers/edge-cache.ts).
-    let response = await serveWithEdgeCache(request, () => handleRemixRequest(request, context), {
-      // The DOM lib's CacheStorage type (tsconfig) hides the Workers-only `default` cache.
-      cache: (caches as unknown as { default: Cache }).default,
-      waitUntil: (promise) => ctx.waitUntil(promise),
-      buildVersion: build.assets.version,
-    });
+    const { context } = state;
+    const response = isCrossSiteRequest(request)
+      ? new Response("Cross-site requests are not allowed.", { status: 403 })
+      : await serve(request, context, ctx);
     const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
-    if (
-      signedIn &&
-      isPage(request, response) &&
-      /\bpublic\b/i.test(response.headers.get("Cache-Control") ?? "")
-    ) {
-      // Belt and braces: no page answered to a session may be kept by a shared cache.
-      response = new Response(response.body, response);
-      response.headers.set("Cache-Control", PRIVATE_CACHE_CONTROL);
-    }
-
     // Carry the D1 bookmark for signed-in users so their next read sees their own writes.
-    const bookmark = d1Session?.getBookmark();
+    const bookmark = state.d1Session?.getBookmark();
     if (bookmark && signedIn && encodeURIComponent(bookmark) !== readCookie(request, BOOKMARK_COOKIE)) {
-      response = new Response(response.body, response);
       response.headers.append(
         "Set-Cookie",
         `${BOOKMARK_COOKIE}=${encodeURIComponent(bookmark)}; Path=/; HttpOnly; Secure; SameSite=Lax; Max-Age=3600`,
       );
     }
-    if (!response.headers.has("X-Request-Id") || !context.config.isProduction) {
-      response = new Response(response.body, response);
-      response.headers.set("X-Request-Id", context.requestId);
-      // Outside production, say how many D1 round trips the request made (tests and the benchmark).
-      if (!context.config.isProduction) response.headers.set("X-D1-Queries", String(context.queries.count));
-    }
-    console.log(
-      JSON.stringify({
-        level: "info",
-        requestId: context.requestId,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: response.status,
-        durationMs: Date.now() - started,
-        d1Queries: context.queries.count,
-      }),
-    );
-    return response;
+    return finish(request, response, context, started);
   },
 
   async scheduled(controller, env) {

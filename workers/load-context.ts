@@ -4,6 +4,7 @@ import { type AppConfig, parseConfig } from "~/config.server";
 import { createDatabase, type Database, type QueryCounter } from "~/db/client.server";
 import { readCookie } from "~/lib/cookies";
 import type { Env } from "./env";
+import { createNonce } from "./security-headers";
 
 export const BOOKMARK_COOKIE = "__d1b";
 
@@ -17,6 +18,8 @@ declare module "@remix-run/cloudflare" {
     cache: KVNamespace;
     media: R2Bucket;
     requestId: string;
+    /** This render's Content-Security-Policy nonce (workers/security-headers.ts). */
+    cspNonce: string;
     queries: QueryCounter;
     waitUntil: (promise: Promise<unknown>) => void;
     /** Milliseconds since the epoch; tests replace it through the request clock header in test env. */
@@ -30,25 +33,57 @@ export type RequestState = { context: AppLoadContext; d1Session: D1DatabaseSessi
  * Builds the per-request context. D1 read replication: anonymous requests read from any replica;
  * a signed-in user's bookmark (a cookie) makes their reads at least as new as their last write.
  */
+/** The configuration of an environment, parsed once per isolate (env is the same object on every request). */
+const configs = new WeakMap<Env, AppConfig>();
+function configOf(env: Env): AppConfig {
+  let config = configs.get(env);
+  if (!config) {
+    config = parseConfig(env);
+    configs.set(env, config);
+  }
+  return config;
+}
+
+/**
+ * Builds the per-request context. D1 read replication: anonymous requests read from any replica;
+ * a signed-in user's bookmark (a cookie) makes their reads at least as new as their last write.
+ * The database clients are made on first use: a page served from the edge cache never needs one.
+ */
 export function createLoadContext(request: Request, env: Env, ctx: ExecutionContext): RequestState {
-  const config = parseConfig(env);
+  const config = configOf(env);
   const queries: QueryCounter = { count: 0 };
-  const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
-  const bookmark = decodeURIComponentSafe(readCookie(request, BOOKMARK_COOKIE));
-  const constraint = signedIn ? (bookmark ?? "first-primary") : "first-unconstrained";
-  const d1Session = typeof env.DB.withSession === "function" ? env.DB.withSession(constraint) : null;
-  const context: AppLoadContext = {
-    config,
-    db: createDatabase(d1Session ?? env.DB, queries),
-    primaryDb: createDatabase(env.DB, queries),
-    cache: env.CACHE,
-    media: env.MEDIA,
-    requestId: request.headers.get("cf-ray") ?? crypto.randomUUID(),
-    queries,
-    waitUntil: (promise) => ctx.waitUntil(promise),
-    now: () => Date.now(),
+  let d1Session: D1DatabaseSession | null = null;
+  let db: Database | undefined;
+  let primaryDb: Database | undefined;
+  const state: RequestState = {
+    context: {
+      config,
+      get db() {
+        if (!db) {
+          const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
+          const bookmark = decodeURIComponentSafe(readCookie(request, BOOKMARK_COOKIE));
+          const constraint = signedIn ? (bookmark ?? "first-primary") : "first-unconstrained";
+          d1Session = typeof env.DB.withSession === "function" ? env.DB.withSession(constraint) : null;
+          state.d1Session = d1Session;
+          db = createDatabase(d1Session ?? env.DB, queries);
+        }
+        return db;
+      },
+      get primaryDb() {
+        primaryDb ??= createDatabase(env.DB, queries);
+        return primaryDb;
+      },
+      cache: env.CACHE,
+      media: env.MEDIA,
+      requestId: request.headers.get("cf-ray") ?? crypto.randomUUID(),
+      cspNonce: createNonce(),
+      queries,
+      waitUntil: (promise) => ctx.waitUntil(promise),
+      now: () => Date.now(),
+    },
+    d1Session,
   };
-  return { context, d1Session };
+  return state;
 }
 
 function decodeURIComponentSafe(value: string | undefined) {

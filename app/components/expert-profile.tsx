@@ -34,7 +34,12 @@ export function profileMeta(data: ProfileViewData | undefined) {
     `${expert.name}${role ? `, ${role}` : ""}. ${expert.bio || "Ask a question or book a session."}`,
   );
   const image = expert.profileImage ? absoluteUrl(origin, expert.profileImage) : null;
-  return seo(`${expert.name}${expert.title ? `, ${expert.title}` : ""}`, description, {
+  // The header image is the page's largest paint on a phone, and a CSS background is found late:
+  // ask for it with the document.
+  const preloads = expert.headerImage
+    ? [{ tagName: "link" as const, rel: "preload", as: "image", href: encodeURI(expert.headerImage) }]
+    : [];
+  const tags = seo(`${expert.name}${expert.title ? `, ${expert.title}` : ""}`, description, {
     canonical,
     image,
     type: "profile",
@@ -59,6 +64,7 @@ export function profileMeta(data: ProfileViewData | undefined) {
       },
     },
   });
+  return [...tags, ...preloads];
 }
 
 function BackButton() {

@@ -2,7 +2,10 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { cx } from "~/components/ui/cx";
 import { useHydrated } from "~/components/use-hydrated";
-import { type NewsletterResult, NewsletterSchema } from "~/schemas/newsletter";
+import type { NewsletterResult } from "~/schemas/newsletter";
+
+// The footer is on every page; its schema (and zod) loads only when someone starts to subscribe.
+const loadSchema = () => import("~/schemas/newsletter").then((module) => module.NewsletterSchema);
 
 /**
  * The newsletter box. With JavaScript it posts through a fetcher and answers inline; without, the
@@ -45,14 +48,19 @@ export function NewsletterForm({
         action="/newsletter"
         noValidate
         onSubmit={(event) => {
-          const parsed = NewsletterSchema.safeParse({ email: inputRef.current?.value ?? "" });
-          if (!parsed.success) {
-            event.preventDefault();
-            setClientError(parsed.error.issues[0]?.message ?? "Please enter a valid email address");
-            inputRef.current?.focus();
-            return;
-          }
-          setClientError(null);
+          event.preventDefault();
+          const form = event.currentTarget;
+          const email = inputRef.current?.value ?? "";
+          void loadSchema().then((schema) => {
+            const parsed = schema.safeParse({ email });
+            if (!parsed.success) {
+              setClientError(parsed.error.issues[0]?.message ?? "Please enter a valid email address");
+              inputRef.current?.focus();
+              return;
+            }
+            setClientError(null);
+            fetcher.submit(form);
+          });
         }}
       >
         <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -74,6 +82,7 @@ export function NewsletterForm({
             aria-invalid={error ? true : undefined}
             aria-describedby={messageId}
             onChange={() => setClientError(null)}
+            onFocus={() => void loadSchema()}
           />
           <button type="submit" className="btn btn--primary" disabled={busy}>
             {busy ? "Subscribing..." : "Subscribe"}

@@ -193,9 +193,9 @@ function BookingsScreen({ bookings, timeZone, today, now }: Loaded) {
             renderDay={(date) => {
               const count = countsByDay.get(date) ?? 0;
               return count > 0 ? (
-                <span className="calendar-day__count" aria-hidden="true">
-                  {count}
-                </span>
+                // The number is drawn by CSS from data-count: the day's accessible name already
+                // says "N sessions", and a text node here would not match it (WCAG 2.5.3).
+                <span className="calendar-day__count" data-count={count} aria-hidden="true" />
               ) : null;
             }}
           />

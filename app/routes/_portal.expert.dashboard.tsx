@@ -123,7 +123,12 @@ export default function ExpertDashboard() {
               formatValue={formatCents}
               formatTick={(cents) => `$${Math.round(cents / 100)}`}
             />
-            <div className="table-scroll">
+            <section
+              className="table-scroll"
+              aria-label="Questions answered and earnings by month"
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it (WCAG 2.1.1)
+              tabIndex={0}
+            >
               <table className="data-table">
                 <caption className="visually-hidden">Questions answered and earnings by month</caption>
                 <thead>
@@ -147,7 +152,7 @@ export default function ExpertDashboard() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </section>
           </>
         ) : (
           <p className="empty-state">

@@ -92,7 +92,8 @@ export default function Earnings() {
             formatValue={formatCents}
             formatTick={(cents) => `$${Math.round(cents / 100)}`}
           />
-          <div className="table-scroll">
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it (WCAG 2.1.1) */}
+          <section className="table-scroll" aria-label="Earnings by month" tabIndex={0}>
             <table className="data-table">
               <caption className="visually-hidden">Earnings by month</caption>
               <thead>
@@ -120,7 +121,7 @@ export default function Earnings() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         </TabsContent>
         <TabsContent value="breakdown" forceMount className="card stack kept-tab-panel">
           <h2>Revenue Breakdown</h2>

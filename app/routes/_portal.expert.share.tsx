@@ -164,7 +164,11 @@ export default function Share() {
         </Label>
         <Textarea id="share-message" value={fullMessage} readOnly rows={4} />
         <div>
-          <CopyButton text={fullMessage} label="Copy Message" accessibleLabel="Copy suggested message" />
+          <CopyButton
+            text={fullMessage}
+            label="Copy Message"
+            accessibleLabel="Copy Message to share on social media"
+          />
         </div>
       </section>
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "~/lib/zod";
 
 /**
  * Account forms, shared by browser and server, with SPEC.md's exact messages.

@@ -1,5 +1,5 @@
-import * as z from "zod";
 import { isValidDate, isValidTimeZone, minutesOfDay, SESSION_MINUTES } from "~/lib/slots";
+import * as z from "~/lib/zod";
 
 /**
  * Booking a session and setting a weekly schedule, shared by browser and server, with SPEC.md's

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "~/lib/zod";
 
 /**
  * The contact form, shared by browser and server. conform turns empty fields into undefined, so the

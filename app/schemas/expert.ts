@@ -1,6 +1,6 @@
-import * as z from "zod";
 import { dollarsToCents } from "~/lib/money";
 import { isReservedCustomUrl } from "~/lib/reserved-urls";
+import * as z from "~/lib/zod";
 import { NewPasswordSchema, UsernameSchema } from "./auth";
 
 /**

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "~/lib/zod";
 
 export const NEWSLETTER_EMAIL_MESSAGE = "Please enter a valid email address";
 

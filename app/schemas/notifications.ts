@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "~/lib/zod";
 
 /** The notifications list's form: mark one read, or all of them. */
 export const NotificationActionSchema = z.discriminatedUnion("intent", [

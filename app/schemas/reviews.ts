@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "~/lib/zod";
 
 export const REVIEW_COMMENT_MAX = 1000;
 

@@ -30,14 +30,20 @@ async function openBookingScreen(page: Page): Promise<number> {
 }
 
 /** Chooses the first date with a free hour and returns the time option's label. */
+/**
+ * Picks the first free slot on a day at least two days ahead, so the client may still cancel it
+ * (up to 24 hours before) whatever the time of day the suite runs.
+ */
 async function chooseFirstFreeSlot(page: Page): Promise<string> {
   const time = page.locator("#book-session-time");
+  const earliestDay = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
   for (let month = 0; month < 3; month++) {
     const days = page.locator(
       ".month-calendar button.calendar-day:not([aria-disabled]):not(.calendar-day--outside)",
     );
     const count = await days.count();
     for (let index = 0; index < count; index++) {
+      if (((await days.nth(index).getAttribute("data-date")) ?? "") < earliestDay) continue;
       await days.nth(index).click();
       if (await time.isEnabled()) {
         const options = time.locator("option:not([value=''])");

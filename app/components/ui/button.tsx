@@ -1,5 +1,11 @@
-import { Slot } from "@radix-ui/react-slot";
-import { type ButtonHTMLAttributes, forwardRef } from "react";
+import {
+  type ButtonHTMLAttributes,
+  Children,
+  cloneElement,
+  forwardRef,
+  isValidElement,
+  type ReactElement,
+} from "react";
 import { cx } from "./cx";
 
 export type ButtonVariant = "primary" | "secondary" | "ghost" | "danger";
@@ -33,6 +39,19 @@ export const Button = forwardRef<HTMLButtonElement, ButtonProps>(function Button
   ref,
 ) {
   const classes = buttonClass({ variant, size, block, className });
-  if (asChild) return <Slot ref={ref} className={classes} {...props} />;
+  if (asChild) {
+    // The child (a <Link>, say) keeps its own props and gains the button's classes. No Radix Slot:
+    // this button is on every page, and the Slot package is not.
+    const child = Children.only(props.children);
+    if (!isValidElement(child)) return null;
+    const childProps = (child as ReactElement<{ className?: string }>).props;
+    return cloneElement(child as ReactElement<Record<string, unknown>>, {
+      ...props,
+      ...childProps,
+      children: (childProps as { children?: unknown }).children,
+      className: cx(classes, childProps.className),
+      ref,
+    });
+  }
   return <button ref={ref} type={type ?? "button"} className={classes} {...props} />;
 });

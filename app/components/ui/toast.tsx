@@ -1,5 +1,4 @@
-import * as ToastPrimitive from "@radix-ui/react-toast";
-import { useEffect, useSyncExternalStore } from "react";
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from "react";
 import { useHydrated } from "~/components/use-hydrated";
 import { cx } from "./cx";
 
@@ -13,7 +12,7 @@ export type ToastMessage = {
   duration?: number;
 };
 
-type ToastItem = ToastMessage & { id: string; open: boolean };
+export type ToastItem = ToastMessage & { id: string; open: boolean };
 
 /** SPEC.md section 9: one toast at a time, 5000 ms, swipe threshold 50, removal delay 1,000,000 ms. */
 export const TOAST_LIMIT = 1;
@@ -106,42 +105,23 @@ export function ServerToast({
   );
 }
 
-/** Renders the toasts. Mount once, in the root layout. Radix announces each toast to screen readers. */
+// Radix Toast (and its layers) loads with the first toast, not with every page.
+const ToastList = lazy(() => import("./toast-list"));
+
+/**
+ * Renders the toasts. Mount once, in the root layout. Radix announces each toast to screen readers;
+ * its code is fetched when the first toast is shown.
+ */
 export function Toaster() {
   const { toasts } = useToast();
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => {
+    if (toasts.length > 0) setNeeded(true);
+  }, [toasts.length]);
+  if (!needed) return null;
   return (
-    <ToastPrimitive.Provider
-      duration={TOAST_DURATION}
-      swipeDirection="right"
-      swipeThreshold={TOAST_SWIPE_THRESHOLD}
-      label="Notification"
-    >
-      {toasts.map((item) => (
-        <ToastPrimitive.Root
-          key={item.id}
-          className="toast"
-          data-variant={item.variant ?? "default"}
-          open={item.open}
-          duration={item.duration}
-          type={item.variant === "destructive" ? "foreground" : "background"}
-          onOpenChange={(open) => {
-            if (!open) dismissToast(item.id);
-          }}
-        >
-          <div>
-            <ToastPrimitive.Title className="toast__title">{item.title}</ToastPrimitive.Title>
-            {item.description ? (
-              <ToastPrimitive.Description className="toast__description">
-                {item.description}
-              </ToastPrimitive.Description>
-            ) : null}
-          </div>
-          <ToastPrimitive.Close className="toast__close" aria-label="Dismiss notification">
-            <span aria-hidden="true">×</span>
-          </ToastPrimitive.Close>
-        </ToastPrimitive.Root>
-      ))}
-      <ToastPrimitive.Viewport className="toast-viewport" />
-    </ToastPrimitive.Provider>
+    <Suspense fallback={null}>
+      <ToastList toasts={toasts} />
+    </Suspense>
   );
 }

@@ -23,18 +23,28 @@ export type Measurement = {
   bytesPerSecond: number;
 };
 
+/** The headers of a target's requests: a browser's, plus the session cookie when it is signed in. */
+export function headersFor(target: BenchTarget, cookies: Cookies): Record<string, string> {
+  const cookie = target.as ? cookies[target.as] : undefined;
+  return cookie ? { ...BENCH_HEADERS, Cookie: cookie } : BENCH_HEADERS;
+}
+
+/** Session cookies of the demo accounts the targets use. */
+export type Cookies = Partial<Record<NonNullable<BenchTarget["as"]>, string>>;
+
 /** Loads one URL with autocannon for the given time and connections. */
 export async function measure(
   baseUrl: string,
   target: BenchTarget,
   round: number,
   { connections, durationSeconds }: LoadOptions,
+  cookies: Cookies = {},
 ): Promise<Measurement> {
   const result = await autocannon({
     url: `${baseUrl}${target.path}`,
     connections,
     duration: durationSeconds,
-    headers: BENCH_HEADERS,
+    headers: headersFor(target, cookies),
   });
   return {
     target: target.name,
@@ -60,8 +70,11 @@ export type Probe = {
 };
 
 /** One request per target: what the server answers (status, size, edge-cache state, D1 round trips). */
-export async function probe(baseUrl: string, target: BenchTarget): Promise<Probe> {
-  const response = await fetch(`${baseUrl}${target.path}`, { headers: BENCH_HEADERS });
+export async function probe(baseUrl: string, target: BenchTarget, cookies: Cookies = {}): Promise<Probe> {
+  const response = await fetch(`${baseUrl}${target.path}`, {
+    headers: headersFor(target, cookies),
+    redirect: "manual",
+  });
   const body = new Uint8Array(await response.arrayBuffer());
   return {
     target: target.name,
@@ -73,11 +86,36 @@ export async function probe(baseUrl: string, target: BenchTarget): Promise<Probe
   };
 }
 
+/** Signs a demo account in through /auth (as a browser on the site would) and returns its session cookie. */
+export async function signIn(baseUrl: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/auth`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: baseUrl },
+    body: new URLSearchParams({ intent: "login", username, password }),
+  });
+  await response.arrayBuffer();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .find((pair) => pair.startsWith("__session=") && pair !== "__session=");
+  if (!cookie) throw new Error(`signing in as ${username} failed (${response.status})`);
+  return cookie;
+}
+
 /** Sends a few sequential requests to each target, so caches and the isolate are warm. */
-export async function warmUp(baseUrl: string, targets: BenchTarget[], requestsEach = 20) {
+export async function warmUp(
+  baseUrl: string,
+  targets: BenchTarget[],
+  cookies: Cookies = {},
+  requestsEach = 20,
+) {
   for (const target of targets) {
     for (let index = 0; index < requestsEach; index++) {
-      const response = await fetch(`${baseUrl}${target.path}`, { headers: BENCH_HEADERS });
+      const response = await fetch(`${baseUrl}${target.path}`, {
+        headers: headersFor(target, cookies),
+        redirect: "manual",
+      });
       if (!response.ok) throw new Error(`warm-up: ${target.path} answered ${response.status}`);
       await response.arrayBuffer();
     }

@@ -133,6 +133,10 @@ export type StartServerOptions = {
   vars?: Record<string, string>;
   /** File name of wrangler's log under results/ (default e2e-wrangler.log). */
   logName?: string;
+  /** More `wrangler dev` arguments (the benchmark passes `--log-level warn`). */
+  extraArgs?: string[];
+  /** Environment of the wrangler process (the benchmark sets NODE_ENV=production). */
+  env?: Record<string, string>;
 };
 
 /**
@@ -143,6 +147,8 @@ export type StartServerOptions = {
 export async function startServer({
   vars = {},
   logName = "e2e-wrangler.log",
+  extraArgs = [],
+  env = {},
 }: StartServerOptions = {}): Promise<RunningServer> {
   if (!existsSync(SERVER_BUILD)) {
     throw new Error(
@@ -197,9 +203,10 @@ export async function startServer({
       // Lets a test run the cron handler: GET /__scheduled?cron=*/5+*+*+*+* (dev server only).
       "--test-scheduled",
       ...Object.entries(vars).flatMap(([name, value]) => ["--var", `${name}:${value}`]),
+      ...extraArgs,
     ],
     // detached: wrangler leads a new process group, so one signal reaches workerd too.
-    { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    { cwd: ROOT, env: { ...CHILD_ENV, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);

@@ -1,0 +1,133 @@
+/**
+ * Representative flows by keyboard alone: the skip link, the phone menu, tabs, the FAQ accordion and
+ * a modal dialog (focus moves in, stays in, and returns to its trigger), with a visible focus
+ * indicator on what has focus, and no serious accessibility violation inside the open dialog.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, PHONE } from "./harness";
+import { gotoHydrated } from "./support/pages";
+import { pageAs } from "./support/sessions";
+import { seriousA11yViolations } from "./support/watch";
+
+/** What has focus: tag, accessible-ish name, and whether a focus indicator is drawn. */
+function focused(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element || element === document.body) return null;
+    const style = getComputedStyle(element);
+    const outline = style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0;
+    const ring = style.boxShadow !== "none";
+    return {
+      tag: element.tagName.toLowerCase(),
+      text: (element.getAttribute("aria-label") ?? element.innerText ?? "").trim().replace(/\s+/g, " "),
+      id: element.id,
+      visibleFocus: outline || ring,
+      inDialog: Boolean(element.closest('[role="dialog"], [role="alertdialog"]')),
+    };
+  });
+}
+
+/** Presses Tab until `match` has focus (at most `limit` times). */
+async function tabTo(page: Page, match: (text: string) => boolean, limit = 60) {
+  for (let press = 0; press < limit; press++) {
+    await page.keyboard.press("Tab");
+    const now = await focused(page);
+    if (now && match(now.text)) return now;
+  }
+  throw new Error("never reached the control by Tab");
+}
+
+describe("using the site by keyboard", () => {
+  it("skips to the content with the first Tab, with a visible focus ring", async () => {
+    const page = await pageAs("anonymous", DESKTOP);
+    await gotoHydrated(page, "/about");
+    await page.keyboard.press("Tab");
+    const skip = await focused(page);
+    expect(skip?.text).toBe("Skip to content");
+    expect(skip?.visibleFocus).toBe(true);
+    await page.keyboard.press("Enter");
+    await expect.poll(async () => (await focused(page))?.id).toBe("main-content");
+  });
+
+  it("opens the phone menu, follows a link from it and closes it, all by keyboard", async () => {
+    const page = await pageAs("anonymous", PHONE);
+    await gotoHydrated(page, "/about");
+    const toggle = await tabTo(page, (text) => text === "Open menu");
+    expect(toggle.visibleFocus).toBe(true);
+    await page.keyboard.press("Enter");
+    const menuButton = page.getByRole("button", { name: "Close menu" });
+    await expect.poll(() => menuButton.getAttribute("aria-expanded")).toBe("true");
+    const link = await tabTo(page, (text) => text === "Browse Experts", 10);
+    expect(link.visibleFocus).toBe(true);
+    await Promise.all([page.waitForURL((url) => url.pathname === "/experts"), page.keyboard.press("Enter")]);
+    await expect
+      .poll(() => page.getByRole("button", { name: "Open menu" }).getAttribute("aria-expanded"))
+      .toBe("false");
+  });
+
+  it("switches the auth screen's tabs with the arrow keys, fields labelled", async () => {
+    const page = await pageAs("anonymous", DESKTOP);
+    await gotoHydrated(page, "/auth");
+    const signIn = page.getByRole("tab", { name: "Sign In" });
+    await signIn.focus();
+    await page.keyboard.press("ArrowRight");
+    const register = page.getByRole("tab", { name: "Register" });
+    await expect.poll(() => register.getAttribute("aria-selected")).toBe("true");
+    expect((await focused(page))?.text).toBe("Register");
+    const panel = page.getByRole("tabpanel");
+    await expect.poll(() => panel.getByLabel("Username").isVisible()).toBe(true);
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => signIn.getAttribute("aria-selected")).toBe("true");
+    await page.keyboard.press("End");
+    await expect.poll(() => register.getAttribute("aria-selected")).toBe("true");
+  });
+
+  it("opens and closes FAQ answers with Enter and moves between questions with the arrows", async () => {
+    const page = await pageAs("anonymous", DESKTOP);
+    await gotoHydrated(page, "/#faq");
+    const faq = page.locator("#faq");
+    const first = faq.getByRole("button", { name: "How quickly will I get an answer?" });
+    await first.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => first.getAttribute("aria-expanded")).toBe("true");
+    await expect.poll(() => faq.getByRole("region").first().isVisible()).toBe(true);
+    await page.keyboard.press("ArrowDown");
+    const second = await focused(page);
+    expect(second?.text).toBe("Can I ask a follow-up question?");
+    await page.keyboard.press("Enter");
+    // One answer at a time.
+    await expect.poll(() => first.getAttribute("aria-expanded")).toBe("false");
+    await page.keyboard.press("Enter");
+    expect(await faq.locator('[aria-expanded="true"]').count()).toBe(0);
+  });
+
+  it("traps focus in the delete-account dialog and gives it back to its trigger", async () => {
+    const page = await pageAs("expert", DESKTOP);
+    await gotoHydrated(page, "/expert/account");
+    const trigger = page.getByRole("button", { name: "Delete Account" });
+    await trigger.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Are you absolutely sure?" });
+    await dialog.waitFor();
+    await expect.poll(async () => (await focused(page))?.inDialog).toBe(true);
+    expect(await seriousA11yViolations(page, { include: '[role="dialog"]' })).toEqual([]);
+
+    // Tab and Shift+Tab never leave the dialog.
+    const seen = new Set<string>();
+    for (let press = 0; press < 6; press++) {
+      await page.keyboard.press("Tab");
+      const now = await focused(page);
+      expect(now?.inDialog).toBe(true);
+      expect(now?.visibleFocus).toBe(true);
+      seen.add(now?.text ?? "");
+    }
+    expect(seen).toEqual(new Set(["Cancel", "Delete"]));
+    await page.keyboard.press("Shift+Tab");
+    expect((await focused(page))?.inDialog).toBe(true);
+
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect((await focused(page))?.text).toBe("Delete Account");
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * The phone-width checker (tests/e2e/support/layout.ts) itself: it must catch sideways scrolling,
+ * overlapping controls and controls hidden under a fixed bar, and stay quiet about layouts that are
+ * fine (nested controls, carousels that scroll inside themselves, visually hidden helpers).
+ */
+import { describe, expect, it } from "vitest";
+import { newPage, PHONE } from "./harness";
+import { layoutProblems } from "./support/layout";
+
+const page = (body: string) =>
+  `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0">${body}</body>`;
+
+describe("the phone-width checker", () => {
+  it("passes a layout with nested controls, an inner scroller and a visually hidden label", async () => {
+    const tab = await newPage(PHONE);
+    await tab.setContent(
+      page(`
+        <label style="display:block;padding:8px">Name <input style="width:150px"></label>
+        <span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)"><a href="#">hidden</a></span>
+        <div style="display:flex;overflow-x:auto;width:100%">
+          ${Array.from({ length: 8 }, (_, index) => `<a href="#${index}" style="flex:none;width:200px;height:40px">Card ${index}</a>`).join("")}
+        </div>
+        <button style="margin:8px">One</button><button style="margin:8px">Two</button>
+        <div style="height:1200px"></div>
+        <footer style="padding-bottom:80px"><a href="#end">Last link</a></footer>
+        <nav style="position:fixed;bottom:0;left:0;right:0;height:60px;background:#fff"><button>Ask</button></nav>`),
+    );
+    expect(await layoutProblems(tab)).toEqual({ horizontalOverflow: null, overlaps: [], covered: [] });
+  });
+
+  it("reports sideways scrolling, overlapping buttons and a link stuck under a fixed bar", async () => {
+    const tab = await newPage(PHONE);
+    await tab.setContent(
+      page(`
+        <div style="width:600px;height:20px">too wide</div>
+        <button style="position:relative;width:120px">First</button>
+        <button style="position:relative;left:-60px;width:120px">Second</button>
+        <div style="height:1200px"></div>
+        <a href="#end" style="display:block">Last link</a>
+        <nav style="position:fixed;bottom:0;left:0;right:0;height:80px;background:#fff"><button>Ask</button></nav>`),
+    );
+    const problems = await layoutProblems(tab);
+    expect(problems.horizontalOverflow?.scrollWidth).toBeGreaterThan(390);
+    expect(problems.overlaps.join("\n")).toMatch(/"First" overlaps .*"Second"/);
+    expect(problems.covered.join("\n")).toContain('"Last link"');
+  });
+});

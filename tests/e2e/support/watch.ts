@@ -1,0 +1,64 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+
+/** What went wrong in the browser while a page was open. */
+export type PageWatch = {
+  /** Content-Security-Policy violations (the browser blocked something). */
+  cspViolations: string[];
+  /** Uncaught errors, including failed hydration. */
+  pageErrors: string[];
+  /** Requests for Stripe.js or the app's Payment Element chunk. */
+  stripeRequests: string[];
+};
+
+/**
+ * Starts recording CSP violations, uncaught errors and Stripe requests on `page`; read the returned
+ * object after the checks. Call before the first navigation.
+ */
+export async function watchPage(page: Page): Promise<PageWatch> {
+  const watch: PageWatch = { cspViolations: [], pageErrors: [], stripeRequests: [] };
+  await page.exposeBinding("__reportCspViolation", (_source, text: string) => {
+    watch.cspViolations.push(text);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) => {
+      const report = (window as unknown as { __reportCspViolation: (text: string) => void })
+        .__reportCspViolation;
+      report(
+        `${event.violatedDirective} blocked ${event.blockedURI || "inline"} (${event.sourceFile}:${event.lineNumber})`,
+      );
+    });
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) {
+      watch.cspViolations.push(message.text());
+    }
+  });
+  page.on("pageerror", (error) => watch.pageErrors.push(`${page.url()}: ${error.message}`));
+  page.on("request", (request) => {
+    const url = request.url();
+    if (/^https:\/\/([a-z0-9-]+\.)*js\.stripe\.com\//.test(url) || /\/build\/.*stripe[^/]*\.js/i.test(url)) {
+      watch.stripeRequests.push(url);
+    }
+  });
+  return watch;
+}
+
+/** Serious and critical axe-core violations on the page as it is now (WCAG 2.x A/AA and best practices). */
+export async function seriousA11yViolations(
+  page: Page,
+  { include }: { include?: string } = {},
+): Promise<string[]> {
+  let builder = new AxeBuilder({ page });
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `[${violation.impact}] ${violation.id}: ${violation.help} — ${violation.nodes
+          .slice(0, 5)
+          .map((node) => node.target.join(" "))
+          .join(" | ")}`,
+    );
+}
