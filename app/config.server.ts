@@ -17,6 +17,8 @@ const EnvSchema = z.object({
   EMAIL_API_KEY: z.string().optional(),
   EMAIL_FROM: z.string().optional(),
   EMAIL_API_BASE: z.string().optional(),
+  /** The site's public origin, for links in e-mails (which have no page to be relative to). */
+  APP_URL: z.string().url().default("http://localhost:8787"),
   /** `warn` drops the per-request info line (the benchmark); errors are always logged. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Each booking's video room is this followed by a random name (Jitsi Meet by default). */
@@ -39,6 +41,8 @@ export type AppConfig = {
     apiBase?: string;
   };
   email: { apiKey?: string; from?: string; apiBase?: string };
+  /** The site's public origin (links in e-mails). */
+  appUrl: string;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Prefix of a booking's unique video-room URL. */
   meetingRoomBase: string;
@@ -76,6 +80,7 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
       apiBase: vars.STRIPE_API_BASE,
     },
     email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
+    appUrl: vars.APP_URL,
     logLevel: vars.LOG_LEVEL,
     meetingRoomBase: vars.MEETING_ROOM_BASE,
   };

@@ -34,7 +34,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const { toast, headers } = await getToast(request);
   const sessionUser = await getOptionalUser(context, request);
   const user: ShellUser | null = sessionUser
-    ? { role: sessionUser.role, hasExpertProfile: sessionUser.expertProfile !== null }
+    ? {
+        role: sessionUser.role,
+        hasExpertProfile: sessionUser.expertProfile !== null,
+        unreadNotifications: sessionUser.unreadNotifications,
+      }
     : null;
   return data(
     {
@@ -55,7 +59,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export type RouteHandle = { shell?: "public" | "bare" };
 
 // Marks the document before first paint so CSS can collapse the mobile menu only when JS will run.
-const markJs = "document.documentElement.classList.add('js')";
+// It also sets zod's global config (which zod reads from globalThis.__zod_globalConfig) to jitless
+// before any module runs: ~/lib/zod sets it too, but a route's schema chunk may be evaluated before
+// the chunk holding that call, and zod would then probe eval, which the CSP forbids.
+const markJs =
+  "document.documentElement.classList.add('js');(globalThis.__zod_globalConfig??={}).jitless=true";
 
 export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

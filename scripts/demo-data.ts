@@ -1031,7 +1031,7 @@ export const DEMO_NOTIFICATIONS: readonly DemoNotification[] = [
   },
   {
     user: DEMO_ACCOUNTS.expert.username,
-    kind: "question_received",
+    kind: "question_new",
     title: "New question",
     body: "Jordan Lee asked you a question. Answer within 24 hours.",
     link: "/expert/questions",

@@ -120,7 +120,9 @@ export default {
     return finish(request, response, context, started);
   },
 
-  async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduledTasks(env, controller.scheduledTime));
+  async scheduled(controller, env) {
+    // Awaited (not waitUntil): the invocation lives until the work is done, and wrangler's
+    // /__scheduled test endpoint answers once it is.
+    await runScheduledTasks(env, controller.scheduledTime, { cron: controller.cron });
   },
 } satisfies ExportedHandler<Env>;

@@ -22,6 +22,8 @@ export type ClientBookingView = {
   meetingLink?: string | null;
   /** Integer cents paid. */
   amount?: number;
+  /** The client's own rating (1 to 5) once given. */
+  myRating?: number | null;
 };
 
 export const BOOKING_STATUS_LABELS: Record<ClientBookingView["status"], string> = {

@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { useState } from "react";
+import { ReviewForm } from "~/components/review-form";
 import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { formatDate } from "~/lib/dates";
@@ -16,6 +17,8 @@ export type ClientQuestionView = {
   askedAt: number;
   answeredAt: number | null;
   expert: { id: number; name: string; customUrl: string | null } | null;
+  /** The client's own rating (1 to 5) once given. */
+  myRating?: number | null;
 };
 
 /** SPEC.md's status texts, with DESIGN.md's promise that nobody pays for an unanswered question. */
@@ -83,6 +86,9 @@ function QuestionItem({ question }: { question: ClientQuestionView }) {
               src={`/questions/${question.id}/audio`}
               aria-label={`Recorded answer to question ${question.id}`}
             />
+          ) : null}
+          {question.expert ? (
+            <ReviewForm subject="question" id={question.id} myRating={question.myRating ?? null} />
           ) : null}
         </div>
       ) : question.requestAudioResponse ? (

@@ -6,6 +6,8 @@ import { buttonClass } from "~/components/ui/button";
 export type ShellUser = {
   role: "user" | "expert" | "admin";
   hasExpertProfile: boolean;
+  /** The bell's number. */
+  unreadNotifications: number;
 };
 
 type NavItem = {
@@ -74,11 +76,13 @@ export function SiteHeader({ user }: { user: ShellUser | null }) {
         <div className="header-actions">
           {user ? (
             <>
+              <NotificationBell unread={user.unreadNotifications} />
               <Link
                 to={isExpert(user) ? "/expert/dashboard" : "/dashboard"}
                 className={buttonClass({ variant: "secondary", size: "sm" })}
               >
-                {isExpert(user) ? "Expert Dashboard" : "My Dashboard"}
+                <span className="label-full">{isExpert(user) ? "Expert Dashboard" : "My Dashboard"}</span>
+                <span className="label-short">Dashboard</span>
               </Link>
               <Form method="post" action="/logout">
                 <button type="submit" className={buttonClass({ variant: "ghost", size: "sm" })}>
@@ -132,6 +136,32 @@ export function SiteHeader({ user }: { user: ShellUser | null }) {
         </nav>
       </div>
     </header>
+  );
+}
+
+/** The bell: a link to /notifications with the unread count, read out as one phrase. */
+export function NotificationBell({ unread }: { unread: number }) {
+  const label = unread === 0 ? "Notifications, none unread" : `Notifications, ${unread} unread`;
+  return (
+    <Link to="/notifications" className="notification-bell" aria-label={label} title="Notifications">
+      <svg
+        viewBox="0 0 24 24"
+        width="20"
+        height="20"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+      >
+        <path d="M6 8a6 6 0 1 1 12 0c0 7 3 9 3 9H3s3-2 3-9" strokeLinecap="round" strokeLinejoin="round" />
+        <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      {unread > 0 ? (
+        <span className="notification-bell__count" aria-hidden="true">
+          {unread > 99 ? "99+" : unread}
+        </span>
+      ) : null}
+    </Link>
   );
 }
 

@@ -36,6 +36,7 @@ export const RESERVED_CUSTOM_URLS: readonly string[] = [
   "questions",
   "quick-login",
   "register",
+  "reviews",
   "subscribe",
   "success",
   "terms-of-service",

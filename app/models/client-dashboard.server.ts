@@ -26,6 +26,8 @@ export type ClientQuestion = {
   askedAt: number;
   answeredAt: number | null;
   expert: ExpertRef | null;
+  /** The client's own rating of the answer (1 to 5), or null when not rated yet. */
+  myRating: number | null;
 };
 
 export type ClientBooking = {
@@ -46,6 +48,8 @@ export type ClientBooking = {
   meetingLink: string | null;
   /** Epoch milliseconds the link was sent, or null. */
   linkSentAt: number | null;
+  /** The client's own rating of the session (1 to 5), or null when not rated yet. */
+  myRating: number | null;
 };
 
 export type ClientDashboard = {
@@ -71,6 +75,7 @@ type QuestionRow = {
   first_name: string | null;
   last_name: string | null;
   username: string | null;
+  my_rating: number | null;
 };
 
 type BookingRow = {
@@ -91,6 +96,7 @@ type BookingRow = {
   first_name: string | null;
   last_name: string | null;
   username: string | null;
+  my_rating: number | null;
 };
 
 /** Everything on the dashboard, in one D1 round trip. */
@@ -104,10 +110,12 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
         q.request_audio_response AS request_audio_response, q.audio_response AS audio_response,
         q.created_at AS created_at, q.answered_at AS answered_at,
         e.id AS expert_id, e.custom_url AS expert_custom_url,
-        u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username
+        u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username,
+        r.rating AS my_rating
       FROM questions q
       LEFT JOIN experts e ON e.id = q.expert_id AND e.deleted_at IS NULL
       LEFT JOIN users u ON u.id = e.user_id
+      LEFT JOIN reviews r ON r.question_id = q.id
       WHERE q.user_id = ${userId} AND q.status <> 'awaiting_payment'
       ORDER BY q.created_at DESC, q.id DESC
       LIMIT ${LIST_LIMIT}`,
@@ -120,10 +128,12 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
         b.starts_at AS starts_at, b.duration AS duration, b.status AS status,
         b.amount AS amount, b.meeting_link AS meeting_link, b.link_sent_at AS link_sent_at,
         e.time_zone AS time_zone, e.id AS expert_id, e.custom_url AS expert_custom_url,
-        u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username
+        u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username,
+        r.rating AS my_rating
       FROM bookings b
       JOIN experts e ON e.id = b.expert_id
       JOIN users u ON u.id = e.user_id
+      LEFT JOIN reviews r ON r.booking_id = b.id
       WHERE b.user_id = ${userId} AND b.status NOT IN ('awaiting_payment', 'expired')
       ORDER BY b.starts_at DESC, b.id DESC
       LIMIT ${LIST_LIMIT}`,
@@ -145,6 +155,7 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
         row.expert_id === null
           ? null
           : { id: row.expert_id, name: displayName(row), customUrl: row.expert_custom_url },
+      myRating: row.my_rating === null ? null : Number(row.my_rating),
     })),
     bookings: bookings.map((row) => ({
       id: row.id,
@@ -158,6 +169,7 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
       amount: Number(row.amount),
       meetingLink: row.meeting_link,
       linkSentAt: row.link_sent_at === null ? null : Number(row.link_sent_at),
+      myRating: row.my_rating === null ? null : Number(row.my_rating),
       expert: {
         id: row.expert_id,
         name: displayName(row),

@@ -1,4 +1,4 @@
-import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { emailOutbox, notifications, users } from "~/db/schema.server";
 
@@ -119,4 +119,58 @@ function conditionalInsert(db: Database, input: NotificationInput, link: string 
 /** Notifies one person now (in-app and by e-mail); see notificationStatements to batch it. */
 export async function notify(db: Database, input: NotificationInput) {
   await db.batch(notificationStatements(db, input));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading and marking read (always scoped to the session's user)
+
+export const NOTIFICATIONS_SHOWN = 100;
+
+/** The person's notifications, newest first. */
+export function listNotifications(db: Database, userId: number, { limit = NOTIFICATIONS_SHOWN } = {}) {
+  return db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      title: notifications.title,
+      body: notifications.body,
+      link: notifications.link,
+      readAt: notifications.readAt,
+      createdAt: notifications.createdAt,
+    })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.createdAt), desc(notifications.id))
+    .limit(limit);
+}
+
+/** How many of the person's notifications are unread (the bell's number). */
+export async function countUnread(db: Database, userId: number) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return row?.count ?? 0;
+}
+
+/**
+ * Marks one notification (or, without `id`, all of them) read. Someone else's notification is not
+ * found: the update is scoped to the user, so it changes nothing. Returns how many changed.
+ */
+export async function markNotificationsRead(
+  db: Database,
+  { userId, id, now }: { userId: number; id?: number; now: Date },
+) {
+  const rows = await db
+    .update(notifications)
+    .set({ readAt: now })
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        isNull(notifications.readAt),
+        id === undefined ? undefined : eq(notifications.id, id),
+      ),
+    )
+    .returning({ id: notifications.id });
+  return rows.length;
 }

@@ -30,6 +30,8 @@ export type SessionUser = {
     questionRate: number;
     sessionPrice: number;
   } | null;
+  /** Unread in-app notifications (the header bell). */
+  unreadNotifications: number;
 };
 
 export class UsernameTakenError extends Error {
@@ -53,11 +55,17 @@ export const sessionUserColumns = {
   expertProfileImage: experts.profileImage,
   expertQuestionRate: experts.questionRate,
   expertSessionPrice: experts.sessionPrice,
+  /** The header bell's number, read with the session in the same statement (no extra round trip). */
+  unreadNotifications:
+    sql<number>`(select count(*) from ${notifications} where ${notifications.userId} = ${users.id} and ${notifications.readAt} is null)`.mapWith(
+      Number,
+    ),
 };
 
+type SessionUserColumns = Omit<typeof sessionUserColumns, "unreadNotifications">;
 type SessionUserRow = {
-  [K in keyof typeof sessionUserColumns]: (typeof sessionUserColumns)[K]["_"]["data"] | null;
-};
+  [K in keyof SessionUserColumns]: SessionUserColumns[K]["_"]["data"] | null;
+} & { unreadNotifications: number | null };
 
 export function toSessionUser(row: SessionUserRow): SessionUser {
   return {
@@ -80,6 +88,7 @@ export function toSessionUser(row: SessionUserRow): SessionUser {
             questionRate: row.expertQuestionRate ?? 500,
             sessionPrice: row.expertSessionPrice ?? 0,
           },
+    unreadNotifications: Number(row.unreadNotifications ?? 0),
   };
 }
 

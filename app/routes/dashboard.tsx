@@ -6,10 +6,12 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import dashboardStyles from "~/styles/dashboard.css";
 import discoveryStyles from "~/styles/discovery.css";
+import reviewStyles from "~/styles/reviews.css";
 
 export const links = () => [
   { rel: "stylesheet", href: discoveryStyles },
   { rel: "stylesheet", href: dashboardStyles },
+  { rel: "stylesheet", href: reviewStyles },
 ];
 
 export const meta: MetaFunction = () => [

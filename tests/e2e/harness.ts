@@ -18,6 +18,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** Origin of the `wrangler dev` server under test, e.g. http://127.0.0.1:43123 (no trailing slash). */
     e2eBaseUrl: string;
+    /** The server's local D1/R2/KV state (`--persist-to`), for tests that must set up rows directly. */
+    e2eStateDir: string;
   }
 }
 
@@ -27,6 +29,7 @@ export default async function setup(project: TestProject) {
     `[e2e] wrangler dev is serving ${server.baseUrl} (state ${server.stateDir}, log ${server.logFile})`,
   );
   project.provide("e2eBaseUrl", server.baseUrl);
+  project.provide("e2eStateDir", server.stateDir);
   return async () => {
     await server.stop();
   };
@@ -35,6 +38,11 @@ export default async function setup(project: TestProject) {
 /** The origin of the server under test. */
 export function baseUrl(): string {
   return inject("e2eBaseUrl");
+}
+
+/** The server's state directory (wrangler's `--persist-to`). */
+export function stateDir(): string {
+  return inject("e2eStateDir");
 }
 
 /** A page in a fresh browser context; relative URLs go to the server under test: `page.goto("/")`. */

@@ -1,4 +1,5 @@
 import type { ClientBookingView } from "~/components/client-bookings";
+import { ReviewForm } from "~/components/review-form";
 import { formatCents } from "~/lib/money";
 import { CLIENT_CANCEL_CUTOFF_HOURS, clientMayCancel } from "~/lib/slots";
 import { AddToCalendar, CancelBookingButton } from "./booking-actions";
@@ -11,6 +12,9 @@ export function ClientBookingActions({ booking, now }: { booking: ClientBookingV
   const upcoming = booking.status === "confirmed" && booking.startsAt + booking.duration * 60_000 > now;
   if (booking.status === "pending") return <span className="muted">Payment processing</span>;
   if (booking.status === "cancelled") return <span className="muted">Cancelled with a full refund</span>;
+  if (booking.status === "completed") {
+    return <ReviewForm subject="booking" id={booking.id} myRating={booking.myRating ?? null} />;
+  }
   if (!upcoming) return <span className="muted">—</span>;
   const refund = booking.amount ? `a full refund of ${formatCents(booking.amount)}` : "a full refund";
   return (

@@ -87,6 +87,7 @@ export const SCREENS: readonly Screen[] = [
   { name: "client-question-answered", path: `/questions/${SEED.clientAnsweredQuestionId}`, role: "client" },
   { name: "client-question-pending", path: `/questions/${SEED.clientPendingQuestionId}`, role: "client" },
   { name: "client-become-expert", path: "/become-expert", role: "client" },
+  { name: "client-notifications", path: "/notifications", role: "client" },
   { name: "client-test-audio", path: "/test-audio", role: "client" },
 
   // The subscriber.
@@ -107,6 +108,7 @@ export const SCREENS: readonly Screen[] = [
   { name: "expert-share", path: "/expert/share", role: "expert" },
   { name: "expert-question", path: `/questions/${SEED.clientPendingQuestionId}`, role: "expert" },
   { name: "expert-test-audio", path: "/test-audio", role: "expert" },
+  { name: "expert-notifications", path: "/notifications", role: "expert" },
 
   // The admin area.
   { name: "admin", path: "/admin", role: "admin" },
@@ -118,6 +120,7 @@ export const SCREENS: readonly Screen[] = [
   },
   { name: "admin-experts", path: "/admin/experts", role: "admin" },
   { name: "admin-messages", path: "/admin/messages", role: "admin" },
+  { name: "admin-runs", path: "/admin/runs", role: "admin" },
 ];
 
 /**

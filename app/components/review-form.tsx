@@ -1,0 +1,98 @@
+import { useFetcher } from "@remix-run/react";
+import { useId, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { REVIEW_COMMENT_MAX } from "~/schemas/reviews";
+
+type ReviewReply = {
+  ok: boolean;
+  rating?: number;
+  result?: { error?: Record<string, string[] | null> | null };
+};
+
+/**
+ * "Rate this answer / session": 1 to 5 stars (radio buttons, so keyboard and screen readers work as
+ * for any choice) and an optional comment, posted to /reviews. Once rated, it says how.
+ */
+export function ReviewForm({
+  subject,
+  id,
+  myRating,
+}: {
+  subject: "question" | "booking";
+  id: number;
+  myRating: number | null;
+}) {
+  const fetcher = useFetcher<ReviewReply>();
+  const formId = useId();
+  const [rating, setRating] = useState<number | null>(null);
+  const rated = myRating ?? (fetcher.data?.ok ? (fetcher.data.rating ?? null) : null);
+  if (rated !== null) {
+    return (
+      <p className="review-done" role="status">
+        {`You rated this ${rated} out of 5 stars. Thank you!`}
+      </p>
+    );
+  }
+  const errors = fetcher.data?.ok === false ? (fetcher.data.result?.error ?? {}) : {};
+  const ratingError = errors.rating?.[0] ?? (errors[""]?.[0] || null);
+  const commentError = errors.comment?.[0] ?? null;
+  const label = subject === "question" ? "Rate this answer" : "Rate this session";
+  return (
+    <fetcher.Form
+      method="post"
+      action="/reviews"
+      className="review-form stack"
+      aria-labelledby={`${formId}-title`}
+    >
+      <input type="hidden" name="subject" value={subject} />
+      <input type="hidden" name={subject === "question" ? "questionId" : "bookingId"} value={id} />
+      <fieldset
+        className="review-form__stars"
+        aria-describedby={ratingError ? `${formId}-rating-error` : undefined}
+      >
+        <legend id={`${formId}-title`}>{label}</legend>
+        {[1, 2, 3, 4, 5].map((value) => (
+          <label key={value} className="review-star" data-on={rating !== null && value <= rating}>
+            <input
+              type="radio"
+              name="rating"
+              value={value}
+              required
+              checked={rating === value}
+              onChange={() => setRating(value)}
+            />
+            <span aria-hidden="true">★</span>
+            <span className="visually-hidden">
+              {value} {value === 1 ? "star" : "stars"}
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {ratingError ? (
+        <p id={`${formId}-rating-error`} className="form-error" role="alert">
+          {ratingError}
+        </p>
+      ) : null}
+      <label className="stack review-form__comment">
+        <span>Comment (optional)</span>
+        <textarea
+          name="comment"
+          rows={3}
+          maxLength={REVIEW_COMMENT_MAX}
+          aria-invalid={commentError ? true : undefined}
+          aria-describedby={commentError ? `${formId}-comment-error` : undefined}
+        />
+      </label>
+      {commentError ? (
+        <p id={`${formId}-comment-error`} className="form-error" role="alert">
+          {commentError}
+        </p>
+      ) : null}
+      <div>
+        <Button type="submit" size="sm" disabled={fetcher.state !== "idle"}>
+          {fetcher.state !== "idle" ? "Sending..." : "Submit rating"}
+        </Button>
+      </div>
+    </fetcher.Form>
+  );
+}

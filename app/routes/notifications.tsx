@@ -1,0 +1,124 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import type {
+  ActionFunctionArgs,
+  LinksFunction,
+  LoaderFunctionArgs,
+  MetaFunction,
+} from "@remix-run/cloudflare";
+import { data } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { requireUser } from "~/auth/guards.server";
+import { Button } from "~/components/ui/button";
+import { formatRunTime } from "~/lib/cron-runs";
+import { readForm } from "~/lib/form-data.server";
+import { listNotifications, markNotificationsRead } from "~/models/notifications.server";
+import { NotificationActionSchema } from "~/schemas/notifications";
+import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
+import href from "~/styles/scheduled.css";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href }];
+
+export const meta: MetaFunction = () => [
+  { title: "Notifications | Expert Answers" },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = () => ({ "Cache-Control": PRIVATE_CACHE_CONTROL });
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const user = await requireUser(context, request);
+  const rows = await listNotifications(context.primaryDb, user.id);
+  return data(
+    {
+      notifications: rows.map((row) => ({
+        id: row.id,
+        kind: row.kind,
+        title: row.title,
+        body: row.body,
+        // Only paths inside the app become links.
+        link: row.link?.startsWith("/") && !row.link.startsWith("//") ? row.link : null,
+        read: row.readAt !== null,
+        createdAt: row.createdAt.getTime(),
+      })),
+    },
+    { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },
+  );
+}
+
+/** Mark one notification read, or all; only ever the signed-in person's own. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(context, request);
+  const submission = parseWithZod(await readForm(request), { schema: NotificationActionSchema });
+  if (submission.status !== "success") {
+    return data({ ok: false, error: "Unknown action." }, { status: 400 });
+  }
+  const changed = await markNotificationsRead(context.primaryDb, {
+    userId: user.id,
+    id: submission.value.intent === "read" ? submission.value.notificationId : undefined,
+    now: new Date(context.now()),
+  });
+  return { ok: true, changed };
+}
+
+export default function Notifications() {
+  const { notifications } = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const unread = notifications.filter((item) => !item.read).length;
+  return (
+    <div className="page stack-lg">
+      <header className="page-header">
+        <div>
+          <h1>Notifications</h1>
+          <p className="muted" aria-live="polite">
+            {unread === 0 ? "You're all caught up." : `${unread} unread`}
+          </p>
+        </div>
+        {unread > 0 ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="read-all" />
+            <Button type="submit" variant="secondary" size="sm" disabled={busy}>
+              Mark all as read
+            </Button>
+          </Form>
+        ) : null}
+      </header>
+      {notifications.length === 0 ? (
+        <p className="card empty-state">
+          No notifications yet. Answers, bookings and reminders will show up here.
+        </p>
+      ) : (
+        <ul className="notification-list">
+          {notifications.map((item) => (
+            <li key={item.id} className="card notification" data-unread={!item.read}>
+              <div className="notification__head">
+                <h2 className="notification__title">
+                  {item.read ? null : <span className="visually-hidden">Unread: </span>}
+                  {item.title}
+                </h2>
+                <span className="muted">{formatRunTime(item.createdAt)}</span>
+              </div>
+              <p className="notification__body">{item.body}</p>
+              <div className="row">
+                {item.link ? (
+                  <Link to={item.link} className="btn btn--secondary btn--sm">
+                    Open
+                  </Link>
+                ) : null}
+                {item.read ? null : (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="read" />
+                    <input type="hidden" name="notificationId" value={item.id} />
+                    <Button type="submit" variant="ghost" size="sm" disabled={busy}>
+                      Mark as read
+                    </Button>
+                  </Form>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
