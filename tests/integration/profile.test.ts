@@ -234,10 +234,15 @@ describe("unknown experts and reserved words", () => {
     expect(await about.text()).toContain("About Expert Answers");
     const dashboard = await anonymous("/dashboard");
     expect(dashboard.status).toBe(302);
-    for (const path of ["/questions", "/webhooks", "/sitemap", "/api"]) {
+    for (const path of ["/questions", "/webhooks", "/sitemap"]) {
       const response = await notFound(path);
       expect(d1Queries(response), path).toBe(0);
     }
+    // /api is the JSON API's: its own 404, as JSON, still without asking D1 for an expert.
+    const api = await anonymous("/api");
+    expect(api.status).toBe(404);
+    expect(await api.json()).toHaveProperty("error");
+    expect(d1Queries(api)).toBe(0);
     await env.DB.prepare("UPDATE experts SET custom_url = NULL WHERE id = ?").bind(plain.id).run();
   });
 
