@@ -45,7 +45,7 @@ describe("image uploads through the API (POST /api/experts/{id}/upload/...)", ()
     expect(served.status).toBe(200);
     expect(served.headers.get("Content-Type")).toBe("image/png");
     expect(served.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
-    await served.body?.cancel();
+    await served.arrayBuffer();
   });
 
   it("removes the old image when it is replaced, unless another profile shows the same picture", async () => {
