@@ -13,7 +13,7 @@ import { bookings, experts, questions } from "~/db/schema.server";
 import { OPEN_QUESTION_STATUSES } from "~/lib/questions";
 import { MEETING_LINK_LEAD_MINUTES } from "~/lib/slots";
 import { notificationStatements } from "~/models/notifications.server";
-import { ledgerUpdateStatement } from "~/models/payments.server";
+import { unchargedQuestionLedgerStatements } from "~/models/payments.server";
 import {
   cancelQuestionAuthorization,
   captureQuestionPayment,
@@ -131,16 +131,7 @@ export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_
           .where(and(eq(questions.id, question.id), open, lte(questions.deadlineAt, now)))
           .returning({ id: questions.id }),
         // Nothing to release at Stripe for test-mode and subscription questions: the expert is owed nothing.
-        ...(question.paymentState === "authorized"
-          ? []
-          : [
-              ledgerUpdateStatement(
-                db,
-                { questionId: question.id },
-                { status: "cancelled" },
-                { now, from: ["pending", "authorized"] },
-              ),
-            ]),
+        ...unchargedQuestionLedgerStatements(db, question, now),
         ...(question.userId === null
           ? []
           : notificationStatements(db, {

@@ -435,6 +435,28 @@ export function ledgerUpdateStatement(
     .where(from ? and(refWhere(ref), inArray(payments.status, [...from])) : refWhere(ref));
 }
 
+/**
+ * The ledger change that goes with closing a question nobody is charged for (declined or expired):
+ * its pending line is cancelled. An authorised one is left alone here: the caller cancels it at
+ * Stripe first, and the ledger follows Stripe's answer.
+ */
+export function unchargedQuestionLedgerStatements(
+  db: Database,
+  question: { id: number; paymentState: string | null },
+  now: Date,
+) {
+  return question.paymentState === "authorized"
+    ? []
+    : [
+        ledgerUpdateStatement(
+          db,
+          { questionId: question.id },
+          { status: "cancelled" },
+          { now, from: ["pending", "authorized"] },
+        ),
+      ];
+}
+
 export async function getLedgerLine(db: Database, ref: LedgerRef) {
   const [line] = await db.select().from(payments).where(refWhere(ref)).limit(1);
   return line ?? null;

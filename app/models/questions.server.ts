@@ -31,6 +31,7 @@ import {
   ledgerUpdateStatement,
   ledgerUpsertStatement,
   type PaymentSubject,
+  unchargedQuestionLedgerStatements,
   verifyPaymentIntent,
 } from "~/models/payments.server";
 import { isAdminUser, type SessionUser } from "~/models/users.server";
@@ -830,16 +831,7 @@ export async function declineQuestion(
       .set({ status: "rejected", declinedAt: now, subscriptionDay: null })
       .where(and(eq(questions.id, question.id), inArray(questions.status, [...OPEN_QUESTION_STATUSES])))
       .returning({ id: questions.id }),
-    ...(question.paymentState === "authorized"
-      ? []
-      : [
-          ledgerUpdateStatement(
-            db,
-            { questionId: question.id },
-            { status: "cancelled" },
-            { now, from: ["pending", "authorized"] },
-          ),
-        ]),
+    ...unchargedQuestionLedgerStatements(db, question, now),
     ...(question.userId === null
       ? []
       : notificationStatements(db, {

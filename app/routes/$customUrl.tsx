@@ -1,19 +1,14 @@
-import type { ActionFunctionArgs, HeadersArgs, LoaderFunctionArgs, MetaArgs } from "@remix-run/cloudflare";
-import { useLoaderData } from "@remix-run/react";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ExpertProfile, profileMeta } from "~/components/expert-profile";
-import { favoriteClientAction } from "~/components/favorite-button";
-import { NOT_FOUND_TEXT, NOT_FOUND_TITLE } from "~/components/not-found";
-import { seo } from "~/components/seo";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { handleFavoriteAction, loadProfilePage, lookupFromSegment } from "~/services/profile-page.server";
-import discoveryStyles from "~/styles/discovery.css";
 
-export const links = () => [{ rel: "stylesheet", href: discoveryStyles }];
-
-export const meta = ({ data, error }: MetaArgs<typeof loader>) =>
-  error ? seo(NOT_FOUND_TITLE, NOT_FOUND_TEXT) : profileMeta(data);
-
-export const headers = ({ loaderHeaders }: HeadersArgs) => loaderHeaders;
+export {
+  clientAction,
+  default,
+  ErrorBoundary,
+  headers,
+  links,
+  meta,
+} from "~/components/expert-profile-route";
 
 /** /{customUrl}: the public profile. Every page of the app wins over this route (static segments rank
  * first) and reserved words never reach the database: an unknown segment is the same 404 as $.tsx. */
@@ -26,14 +21,4 @@ export function loader({ request, params, context }: LoaderFunctionArgs) {
 
 export function action({ request, params, context }: ActionFunctionArgs) {
   return handleFavoriteAction(context, request, lookup(params));
-}
-
-export const clientAction = favoriteClientAction;
-
-export default function ExpertProfileRoute() {
-  return <ExpertProfile view={useLoaderData<typeof loader>()} />;
-}
-
-export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
 }
