@@ -2,11 +2,12 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.*"],
   // The server build is a plain ES module that workers/app.ts imports; wrangler bundles the Worker.
+  // Packages stay imports here (no serverDependenciesToBundle), so wrangler bundles each one once,
+  // for the pages and workers/ alike, and can drop what neither uses.
   serverBuildPath: "build/server/index.js",
   assetsBuildDirectory: "public/build",
   publicPath: "/build/",
   serverConditions: ["workerd", "worker", "browser"],
-  serverDependenciesToBundle: "all",
   serverMainFields: ["browser", "module", "main"],
   serverMinify: true,
   serverModuleFormat: "esm",

@@ -53,6 +53,8 @@ export default defineConfig(async () => {
       alias: [
         // wrangler.toml's [alias] is for wrangler's bundler; Vite needs its own copy.
         { find: /^virtual:remix-server-build$/, replacement: serverBuild },
+        // As in wrangler.toml: the Worker renders without the browser's DOM renderer.
+        { find: /^react-dom$/, replacement: root("./workers/react-dom-on-the-server.ts") },
         { find: /^~\//, replacement: `${root("./app")}/` },
       ],
     },
