@@ -9,6 +9,10 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 
+// The Cron Trigger's task runner, for workers/app.ts: reached through the server build, the Worker
+// carries one copy of the models it shares with the pages instead of a second one of its own.
+export { runScheduledTasks } from "~/models/scheduled-tasks.server";
+
 const ABORT_DELAY = 5000;
 
 /** One structured line per unexpected error, tied to the request by its id (never shown to users). */

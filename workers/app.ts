@@ -3,18 +3,23 @@ import { type AppLoadContext, createRequestHandler } from "@remix-run/cloudflare
 import { crossSiteRefusal, isCrossSiteRequest } from "~/auth/csrf";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
+import type { runScheduledTasks } from "~/models/scheduled-tasks.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { serveWithEdgeCache } from "./edge-cache";
 import type { Env } from "./env";
 import { BOOKMARK_COOKIE, createLoadContext } from "./load-context";
 import { createRouteMatcher } from "./route-match";
-import { runScheduledTasks } from "./scheduled";
-import { applySecurityHeaders, RENDER_NONCE_HEADER } from "./security-headers";
+import { applySecurityHeaders } from "./security-headers";
 
 // Remix shows error details only in development mode; every other environment gets the production handler.
 const handlers = {
   development: createRequestHandler(build, "development"),
   production: createRequestHandler(build, "production"),
+};
+
+/** What app/entry.server.tsx exports beside Remix's own entry functions. */
+const appEntry = build.entry.module as typeof build.entry.module & {
+  runScheduledTasks: typeof runScheduledTasks;
 };
 
 /** The route that answers a path, for the request log (built once per isolate from the build). */
@@ -35,22 +40,12 @@ async function serve(request: Request, context: AppLoadContext, ctx: ExecutionCo
   const handleRemixRequest =
     context.config.environment === "development" ? handlers.development : handlers.production;
   // Anonymous visitors' public pages may come from the edge cache (workers/edge-cache.ts).
-  const served = await serveWithEdgeCache(
-    request,
-    async () => {
-      const rendered = await handleRemixRequest(request, context);
-      // Remember which nonce this page was rendered with (it travels into the edge cache too).
-      const tagged = new Response(rendered.body, rendered);
-      tagged.headers.set(RENDER_NONCE_HEADER, context.cspNonce);
-      return tagged;
-    },
-    {
-      // The DOM lib's CacheStorage type (tsconfig) hides the Workers-only `default` cache.
-      cache: (caches as unknown as { default: Cache }).default,
-      waitUntil: (promise) => ctx.waitUntil(promise),
-      buildVersion: build.assets.version,
-    },
-  );
+  const served = await serveWithEdgeCache(request, () => handleRemixRequest(request, context), {
+    // The DOM lib's CacheStorage type (tsconfig) hides the Workers-only `default` cache.
+    cache: (caches as unknown as { default: Cache }).default,
+    waitUntil: (promise) => ctx.waitUntil(promise),
+    buildVersion: build.assets.version,
+  });
   const response = new Response(served.body, served);
   if (readCookie(request, SESSION_COOKIE) && isPrivateKind(request, response)) {
     // Nothing answered to a session (pages, their data, JSON, CSV, audio) may be kept by any cache.
@@ -67,8 +62,7 @@ function finish(request: Request, response: Response, context: AppLoadContext, s
   response.headers.set("X-Request-Id", context.requestId);
   // Outside production, say how many D1 round trips the request made (tests and the benchmark).
   if (!context.config.isProduction) response.headers.set("X-D1-Queries", String(context.queries.count));
-  // context.cspNonce is fresh for this request: a page rendered now already carries it, and a
-  // page from the edge cache has its older render nonce swapped for it.
+  // A page rendered now carries context.cspNonce; a page from the edge cache brings its scripts' hashes.
   const secured = applySecurityHeaders(response, {
     nonce: context.cspNonce,
     secure: new URL(request.url).protocol === "https:",
@@ -123,6 +117,6 @@ export default {
   async scheduled(controller, env) {
     // Awaited (not waitUntil): the invocation lives until the work is done, and wrangler's
     // /__scheduled test endpoint answers once it is.
-    await runScheduledTasks(env, controller.scheduledTime, { cron: controller.cron });
+    await appEntry.runScheduledTasks(env, controller.scheduledTime, { cron: controller.cron });
   },
 } satisfies ExportedHandler<Env>;

@@ -5,8 +5,8 @@
 import { env } from "cloudflare:test";
 import { desc, eq } from "drizzle-orm";
 import { cronRuns, emailOutbox, notifications } from "~/db/schema.server";
+import { runScheduledTasks, type ScheduledOptions } from "~/models/scheduled-tasks.server";
 import type { FetchLike } from "~/services/email.server";
-import { runScheduledTasks, type ScheduledOptions } from "../../../workers/scheduled";
 import { db } from "./accounts";
 
 /** Runs the scheduled handler as the Cron Trigger would at `at`, with extra Worker variables. */

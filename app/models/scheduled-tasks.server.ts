@@ -14,7 +14,6 @@ import { deliverOutbox } from "~/models/email-outbox.server";
 import { lapseEndedSubscriptions } from "~/models/subscriptions.server";
 import type { FetchLike } from "~/services/email.server";
 import { getOptionalStripe } from "~/services/stripe.server";
-import type { Env } from "./env";
 
 export const CRON = "*/5 * * * *";
 
@@ -26,6 +25,9 @@ export type ScheduledOptions = {
 
 export type RunSummary = Record<string, number>;
 
+/** The Worker's bindings and variables, as the Cron Trigger receives them (workers/env.ts). */
+export type ScheduledEnv = { DB: D1Database; [variable: string]: unknown };
+
 /**
  * The Cron Trigger (every 5 minutes). `scheduledTime` is the run's clock: every deadline is measured
  * against it (Cloudflare passes the trigger's time; tests pass the instant they want).
@@ -34,7 +36,11 @@ export type RunSummary = Record<string, number>;
  * runs find nothing left to do. A failing task or row is logged with its id, recorded in the run's
  * row for the admins (/admin/runs) and retried by the next run; the other tasks go on.
  */
-export async function runScheduledTasks(env: Env, scheduledTime: number, options: ScheduledOptions = {}) {
+export async function runScheduledTasks(
+  env: ScheduledEnv,
+  scheduledTime: number,
+  options: ScheduledOptions = {},
+) {
   const config = parseConfig(env);
   const db = createDatabase(env.DB);
   const startedAt = new Date();
