@@ -13,10 +13,14 @@
  * - `s-maxage` is honoured: a copy is fresh for that long. For `stale-while-revalidate` more seconds
  *   it is still served, and the page is re-rendered in the background (the Cache API has no
  *   stale-while-revalidate of its own).
+ * - A copy is stored gzip-compressed, with the hashes of its inline scripts for the CSP
+ *   (workers/security-headers.ts), so a hit streams stored bytes as they are: nothing to compress
+ *   or rewrite per visitor. The rare client that does not take gzip gets it unpacked.
  */
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { couldBeCustomUrl, isReservedCustomUrl } from "~/lib/reserved-urls";
 import { TOAST_COOKIE } from "~/services/flash.server";
+import { inlineScriptHashes, SCRIPT_HASHES_HEADER } from "./security-headers";
 
 /** Query parameters the public pages read; any other parameter bypasses the cache. */
 const PAGE_PARAMS = new Set(["q", "category", "sort", "minPrice", "maxPrice", "page", "tab"]);
@@ -114,19 +118,54 @@ export function freshnessAt(
 function withStatus(response: Response, status: EdgeCacheStatus, extra: Record<string, string> = {}) {
   const copy = new Response(response.body, response);
   copy.headers.set(EDGE_CACHE_STATUS, status);
+  // A cacheable page is sent gzip-compressed or not depending on the request: say so to caches.
+  if (status !== "BYPASS" && !/\baccept-encoding\b/i.test(copy.headers.get("Vary") ?? "")) {
+    copy.headers.append("Vary", "Accept-Encoding");
+  }
   for (const [name, value] of Object.entries(extra)) copy.headers.set(name, value);
   return copy;
 }
 
-/** Stores a copy for s-maxage + stale-while-revalidate, remembering when and with what headers. */
+/** A body already gzip-compressed: sent as it is, never compressed again (a Workers extension). */
+const PRE_COMPRESSED = { encodeBody: "manual" } as ResponseInit;
+
+const acceptsGzip = (request: Request) => /\bgzip\b/i.test(request.headers.get("Accept-Encoding") ?? "");
+
+/**
+ * Stores a copy for s-maxage + stale-while-revalidate, remembering when and with what headers:
+ * gzip-compressed, and for a page the hashes of its inline scripts.
+ */
 async function store(cache: Cache, key: string, response: Response, freshness: Freshness, now: number) {
-  const copy = new Response(response.body, response);
-  copy.headers.set(ORIGINAL_CACHE_CONTROL, copy.headers.get("Cache-Control") ?? "");
-  copy.headers.set("Cache-Control", `public, s-maxage=${freshness.sMaxAge + freshness.staleWhileRevalidate}`);
-  copy.headers.set(STORED_AT, String(now));
-  copy.headers.delete(EDGE_CACHE_STATUS);
-  copy.headers.delete("X-Request-Id");
-  await cache.put(key, copy);
+  const headers = new Headers(response.headers);
+  const text = await response.text();
+  if ((headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html")) {
+    headers.set(SCRIPT_HASHES_HEADER, (await inlineScriptHashes(text)).join(" "));
+  }
+  const compressed = await new Response(
+    new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")),
+  ).arrayBuffer();
+  headers.set("Content-Encoding", "gzip");
+  headers.set("Content-Length", String(compressed.byteLength));
+  headers.set(ORIGINAL_CACHE_CONTROL, headers.get("Cache-Control") ?? "");
+  headers.set("Cache-Control", `public, s-maxage=${freshness.sMaxAge + freshness.staleWhileRevalidate}`);
+  headers.set(STORED_AT, String(now));
+  headers.delete(EDGE_CACHE_STATUS);
+  headers.delete("X-Request-Id");
+  await cache.put(key, new Response(compressed, { ...PRE_COMPRESSED, status: response.status, headers }));
+}
+
+/** A stored copy as this request takes it: the gzip bytes as they are, or unpacked. */
+function servedCopy(request: Request, cached: Response): Response {
+  if (cached.headers.get("Content-Encoding") !== "gzip") return new Response(cached.body, cached);
+  if (acceptsGzip(request))
+    return new Response(cached.body, { ...PRE_COMPRESSED, ...cached, headers: cached.headers });
+  const headers = new Headers(cached.headers);
+  headers.delete("Content-Encoding");
+  headers.delete("Content-Length");
+  return new Response(cached.body?.pipeThrough(new DecompressionStream("gzip")) ?? null, {
+    status: cached.status,
+    headers,
+  });
 }
 
 export type EdgeCacheOptions = {
@@ -171,7 +210,7 @@ export async function serveWithEdgeCache(
     const freshness = storableFreshness(new Response(null, { headers: { "Cache-Control": original } }));
     const state = freshness ? freshnessAt(storedAt, freshness, now()) : "expired";
     if (state !== "expired") {
-      const served = new Response(cached.body, cached);
+      const served = servedCopy(request, cached);
       served.headers.set("Cache-Control", original);
       served.headers.set("Age", String(Math.max(0, Math.floor((now() - storedAt) / 1000))));
       served.headers.delete(ORIGINAL_CACHE_CONTROL);

@@ -1,20 +1,18 @@
 /**
  * Security headers, set in one place for every response the Worker sends (workers/app.ts).
  *
- * The Content-Security-Policy allows scripts only from our own origin, Stripe.js, and inline scripts
- * that carry this response's nonce. Pages are rendered with a nonce (context.cspNonce) and may then
- * be kept in the edge cache (workers/edge-cache.ts) and served to other visitors: a nonce baked into
- * stored HTML would be the same for everyone, i.e. no nonce at all. So every response gets a fresh
- * nonce: the page's render nonce travels with it (and with its stored copy) in an internal header,
- * and when the two differ, an HTMLRewriter swaps exactly that value, on `nonce` attributes only, for
- * the fresh one. Markup that was not rendered with the render nonce (which no one can guess before
- * the render) never gains a valid nonce.
+ * The Content-Security-Policy allows scripts only from our own origin, Stripe.js, and the page's own
+ * inline scripts. A page rendered for this request names them by this response's nonce
+ * (context.cspNonce). A page served from the edge cache (workers/edge-cache.ts) names them by their
+ * SHA-256 hashes instead, worked out when the copy was stored: a nonce baked into stored HTML would
+ * be the same for every visitor, and rewriting it on every hit would mean unpacking every copy. A
+ * hash allows exactly the script that was rendered, and nothing injected later can match it.
  *
  * tests/integration/security-headers.test.ts; tests/unit/security-headers.test.ts.
  */
 
-/** Internal: the nonce a page was rendered with. Stored with edge-cached copies, never sent out. */
-export const RENDER_NONCE_HEADER = "X-Render-Nonce";
+/** Internal: the hashes of a stored page's inline scripts. Kept with edge-cached copies, never sent out. */
+export const SCRIPT_HASHES_HEADER = "X-Edge-Script-Hashes";
 
 /** Stripe.js and its frames (Stripe's integration security guide, "Content Security Policy"). */
 export const STRIPE_ORIGINS = {
@@ -32,11 +30,48 @@ export function createNonce(): string {
   return btoa(binary);
 }
 
-/** The Content-Security-Policy of an HTML page answered with `nonce`. */
-export function contentSecurityPolicy(nonce: string, { secure }: { secure: boolean }): string {
+/** How a page names the inline scripts it may run: this response's nonce, or their hashes. */
+export type InlineScripts = { nonce: string } | { hashes: string[] };
+
+/**
+ * The SHA-256 sources (`'sha256-…'`) of a page's inline scripts, as browsers hash them: the text
+ * between the tags, byte for byte (script text is never entity-decoded).
+ */
+export async function inlineScriptHashes(html: string): Promise<string[]> {
+  const scripts: string[] = [];
+  let open: string[] | null = null;
+  await new HTMLRewriter()
+    .on("script", {
+      element(element) {
+        if (element.hasAttribute("src")) return;
+        const chunks: string[] = [];
+        open = chunks;
+        element.onEndTag(() => {
+          scripts.push(chunks.join(""));
+          open = null;
+        });
+      },
+      text(text) {
+        open?.push(text.text);
+      },
+    })
+    .transform(new Response(html))
+    .arrayBuffer();
+  const hashes = await Promise.all(
+    scripts.map(async (script) => {
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(script)));
+      return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+    }),
+  );
+  return [...new Set(hashes)];
+}
+
+/** The Content-Security-Policy of an HTML page whose inline scripts are `scripts`. */
+export function contentSecurityPolicy(scripts: InlineScripts, { secure }: { secure: boolean }): string {
+  const inline = "nonce" in scripts ? [`'nonce-${scripts.nonce}'`] : scripts.hashes;
   const directives: [string, ...string[]][] = [
     ["default-src", "'self'"],
-    ["script-src", "'self'", `'nonce-${nonce}'`, ...STRIPE_ORIGINS.script],
+    ["script-src", "'self'", ...inline, ...STRIPE_ORIGINS.script],
     // Radix positions popovers with inline style attributes, and Stripe's Payment Element injects
     // styles; styles cannot run code, so inline styles stay allowed.
     ["style-src", "'self'", "'unsafe-inline'"],
@@ -102,34 +137,24 @@ function isViewableMedia(response: Response): boolean {
 }
 
 /**
- * Returns `response` with the security headers, its HTML carrying `nonce` on every script that was
- * rendered with the page's own render nonce.
+ * Returns `response` with the security headers: a page's CSP allows its scripts by `nonce`, or, for
+ * a copy from the edge cache, by the hashes stored with it.
  */
 export function applySecurityHeaders(
   response: Response,
   { nonce, secure }: { nonce: string; secure: boolean },
 ): Response {
-  const renderNonce = response.headers.get(RENDER_NONCE_HEADER);
-  const html = isHtml(response);
-  let body = response.body;
-  if (html && body && renderNonce && renderNonce !== nonce) {
-    body = new HTMLRewriter()
-      .on("[nonce]", {
-        element(element) {
-          if (element.getAttribute("nonce") === renderNonce) element.setAttribute("nonce", nonce);
-        },
-      })
-      .transform(new Response(body, { headers: { "Content-Type": "text/html" } })).body;
-  }
-  const secured = new Response(body, response);
+  const secured = new Response(response.body, response);
   const headers = secured.headers;
-  headers.delete(RENDER_NONCE_HEADER);
+  const stored = headers.get(SCRIPT_HASHES_HEADER);
+  headers.delete(SCRIPT_HASHES_HEADER);
   for (const [name, value] of Object.entries(COMMON_SECURITY_HEADERS)) headers.set(name, value);
-  if (html) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, { secure }));
-  else if (!isViewableMedia(response) && !headers.has("Content-Security-Policy")) {
+  if (isHtml(response)) {
+    const scripts: InlineScripts =
+      stored === null ? { nonce } : { hashes: stored.split(" ").filter(Boolean) };
+    headers.set("Content-Security-Policy", contentSecurityPolicy(scripts, { secure }));
+  } else if (!isViewableMedia(response) && !headers.has("Content-Security-Policy")) {
     headers.set("Content-Security-Policy", NON_HTML_CSP);
   }
-  // The body changed length when nonces were swapped.
-  if (body !== response.body) headers.delete("Content-Length");
   return secured;
 }

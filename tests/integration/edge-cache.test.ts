@@ -1,3 +1,4 @@
+import { SELF } from "cloudflare:test";
 import * as build from "virtual:remix-server-build";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Expert } from "~/db/schema.server";
@@ -86,6 +87,29 @@ describe("the edge cache", () => {
     expect(response.headers.get("X-Request-Id")).toBeTruthy();
     expect(response.headers.has("X-Edge-Stored-At")).toBe(false);
     expect(body).toContain("Ada Quill");
+  });
+
+  it("sends a stored copy's gzip bytes to a client that takes gzip, and unpacks it for one that does not", async () => {
+    const { body } = await untilHit("/experts?sort=top_rated");
+    const zipped = await SELF.fetch(`${BASE}/experts?sort=top_rated`, {
+      headers: { "Accept-Encoding": "gzip, br" },
+    });
+    expect(status(zipped)).toBe("HIT");
+    expect(zipped.headers.get("Content-Encoding")).toBe("gzip");
+    expect(zipped.headers.get("Vary")).toMatch(/Accept-Encoding/);
+    const bytes = new Uint8Array(await zipped.arrayBuffer());
+    // Either the runtime already unpacked it for us, or these are gzip's magic bytes: both the page.
+    const unpacked =
+      bytes[0] === 0x1f && bytes[1] === 0x8b
+        ? await new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text()
+        : new TextDecoder().decode(bytes);
+    expect(unpacked).toBe(body);
+    const plain = await SELF.fetch(`${BASE}/experts?sort=top_rated`, {
+      headers: { "Accept-Encoding": "identity" },
+    });
+    expect(status(plain)).toBe("HIT");
+    expect(plain.headers.has("Content-Encoding")).toBe(false);
+    expect(await plain.text()).toBe(body);
   });
 
   it("caches Remix data requests of public pages too", async () => {
@@ -209,6 +233,10 @@ describe("the edge cache", () => {
       options,
     );
     await Promise.all(pending);
-    expect(await (await edge().match(keyOf("/category/sales?page=9")))?.text()).toBe("public");
+    const stored = await edge().match(keyOf("/category/sales?page=9"));
+    // Stored compressed, so a hit sends the bytes as they are.
+    expect(stored?.headers.get("Content-Encoding")).toBe("gzip");
+    const unpacked = stored?.body?.pipeThrough(new DecompressionStream("gzip"));
+    expect(await new Response(unpacked).text()).toBe("public");
   });
 });

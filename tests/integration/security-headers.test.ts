@@ -1,12 +1,17 @@
 /**
  * Security headers and private caching on every screen of the screens list
- * (tests/e2e/support/screens.ts), each as its role, against the demo marketplace; and the nonce
- * design of workers/security-headers.ts: fresh per response, even for pages from the edge cache.
+ * (tests/e2e/support/screens.ts), each as its role, against the demo marketplace; and the CSP
+ * design of workers/security-headers.ts: a fresh nonce for every rendered page, and the hashes of
+ * exactly its own inline scripts for a page from the edge cache.
  */
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
-import { applySecurityHeaders, RENDER_NONCE_HEADER } from "../../workers/security-headers";
+import {
+  applySecurityHeaders,
+  inlineScriptHashes,
+  SCRIPT_HASHES_HEADER,
+} from "../../workers/security-headers";
 import { SCREENS, type ScreenRole } from "../e2e/support/screens";
 import { BASE, get, signIn } from "./support/accounts";
 import { seedDemoMarketplace } from "./support/demo-seed";
@@ -41,11 +46,17 @@ function cspNonce(response: Response): string | null {
   return source ? source.slice("'nonce-".length, -1) : null;
 }
 
-/** The opening tags of the scripts a browser would run (JSON-LD data blocks never run). */
-function runnableScripts(html: string): string[] {
-  return [...html.matchAll(/<script\b[^>]*>/gi)]
-    .map(([tag]) => tag)
-    .filter((tag) => !/type="application\/ld\+json"/i.test(tag));
+/** The scripts a browser would run (JSON-LD data blocks never run): opening tag and inline text. */
+function runnableScripts(html: string): { tag: string; text: string }[] {
+  return [...html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/gi)]
+    .map(([, tag, text]) => ({ tag, text }))
+    .filter(({ tag }) => !/type="application\/ld\+json"/i.test(tag));
+}
+
+/** The CSP source a browser compares an inline script with. */
+async function sha256Source(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
 }
 
 /** The headers every response carries, page or not. */
@@ -57,17 +68,22 @@ function expectCommonHeaders(response: Response, what: string) {
   expect(response.headers.get("Permissions-Policy"), what).toContain("camera=()");
   expect(response.headers.get("X-Frame-Options"), what).toBe("DENY");
   expect(response.headers.get("X-Request-Id"), what).toMatch(/\S{8,}/);
-  expect(response.headers.has(RENDER_NONCE_HEADER), what).toBe(false);
+  expect(response.headers.has(SCRIPT_HASHES_HEADER), what).toBe(false);
 }
 
-/** A page's CSP: our origin and Stripe's only, inline scripts by this response's nonce, never framed. */
-function expectPagePolicy(response: Response, html: string, what: string) {
+/**
+ * A page's CSP: our origin and Stripe's only, never framed, inline scripts by this response's nonce
+ * (a rendered page) or by their hashes (a copy from the edge cache), every one of them allowed.
+ */
+async function expectPagePolicy(response: Response, html: string, what: string) {
   const csp = directives(response.headers.get("Content-Security-Policy"));
   const scriptSrc = csp.get("script-src") ?? [];
   expect(scriptSrc, what).not.toContain("'unsafe-eval'");
   expect(scriptSrc, what).not.toContain("'unsafe-inline'");
   for (const source of scriptSrc) {
-    expect(source, what).toMatch(/^('self'|'nonce-[A-Za-z0-9+/=]{20,}'|https:\/\/(\*\.)?js\.stripe\.com)$/);
+    expect(source, what).toMatch(
+      /^('self'|'nonce-[A-Za-z0-9+/=]{20,}'|'sha256-[A-Za-z0-9+/]{43}='|https:\/\/(\*\.)?js\.stripe\.com)$/,
+    );
   }
   expect(csp.get("default-src"), what).toEqual(["'self'"]);
   expect(csp.get("frame-ancestors"), what).toEqual(["'none'"]);
@@ -79,11 +95,19 @@ function expectPagePolicy(response: Response, html: string, what: string) {
   expect(csp.get("img-src"), what).toEqual(expect.arrayContaining(["'self'", "data:", "blob:"]));
   expect(csp.get("media-src"), what).toEqual(["'self'", "blob:"]);
 
-  const nonce = cspNonce(response);
-  expect(nonce, what).toBeTruthy();
   const scripts = runnableScripts(html);
   expect(scripts.length, `${what}: the page has Remix's scripts`).toBeGreaterThan(0);
-  for (const tag of scripts) expect(tag, what).toContain(`nonce="${nonce}"`);
+  const nonce = cspNonce(response);
+  if (response.headers.get("X-Edge-Cache") === "HIT" || response.headers.get("X-Edge-Cache") === "STALE") {
+    expect(nonce, `${what}: a stored copy has no nonce`).toBeNull();
+    for (const { tag, text } of scripts) {
+      if (/\bsrc=/.test(tag)) continue;
+      expect(scriptSrc, `${what}: ${text.slice(0, 60)}`).toContain(await sha256Source(text));
+    }
+  } else {
+    expect(nonce, what).toBeTruthy();
+    for (const { tag } of scripts) expect(tag, what).toContain(`nonce="${nonce}"`);
+  }
 }
 
 describe("every screen, as its role", () => {
@@ -95,7 +119,7 @@ describe("every screen, as its role", () => {
       expect(response.status, what).toBe(screen.status ?? 200);
       expect(response.headers.get("Content-Type"), what).toMatch(/^text\/html/);
       expectCommonHeaders(response, what);
-      expectPagePolicy(response, html, what);
+      await expectPagePolicy(response, html, what);
     }
   });
 
@@ -153,49 +177,43 @@ describe("security headers on other responses", () => {
   });
 });
 
-describe("the CSP nonce of edge-cached pages", () => {
-  it("is fresh on every response of a cached page and matches that response's scripts", async () => {
+describe("the CSP of edge-cached pages", () => {
+  it("allows a stored copy's own inline scripts by hash, and a rendered page's by a fresh nonce", async () => {
     const path = "/category/sales";
-    const nonces = new Set<string>();
     // The first visit renders and stores the page; then the stored copy is served.
     const first = await get(path);
-    expectPagePolicy(first, await first.text(), "first visit");
-    nonces.add(cspNonce(first) ?? "");
-    const hits = await eventually(async () => {
+    const firstHtml = await first.text();
+    await expectPagePolicy(first, firstHtml, "first visit");
+    const hit = await eventually(async () => {
       const response = await get(path);
       const html = await response.text();
       return response.headers.get("X-Edge-Cache") === "HIT" ? { response, html } : null;
     }, "an edge-cache hit");
-    const again = await get(path);
-    const againHtml = await again.text();
-    expect(again.headers.get("X-Edge-Cache")).toBe("HIT");
-
-    for (const [response, html] of [
-      [hits.response, hits.html],
-      [again, againHtml],
-    ] as const) {
-      expectPagePolicy(response, html, "edge-cache hit");
-      nonces.add(cspNonce(response) ?? "");
-    }
-    expect(nonces.size).toBe(3);
-    // Only the nonce attributes changed: the pages are otherwise identical.
-    const withoutNonces = (html: string) => html.replace(/nonce="[^"]*"/g, 'nonce=""');
-    expect(withoutNonces(againHtml)).toBe(withoutNonces(hits.html));
+    await expectPagePolicy(hit.response, hit.html, "edge-cache hit");
+    // The stored copy is the page as rendered: the same markup, the same scripts.
+    expect(hit.html).toBe(firstHtml);
+    // A signed-in visitor's page is rendered for them, with a nonce of its own.
+    const mine = await get(path, cookieOf("client"));
+    await expectPagePolicy(mine, await mine.text(), "signed in");
+    expect(cspNonce(mine)).not.toBe(cspNonce(first));
   });
 
-  it("never gives the fresh nonce to markup that was not rendered with the page's own nonce", async () => {
-    const stored = new Response(
-      '<html><head><script nonce="rendered-nonce">1</script></head><body>' +
-        '<script nonce="guessed-nonce">2</script><script>3</script><div nonce="rendered-nonce"></div></body></html>',
-      { headers: { "Content-Type": "text/html; charset=utf-8", [RENDER_NONCE_HEADER]: "rendered-nonce" } },
+  it("allows exactly the stored scripts: markup added later, or a guessed nonce, never runs", async () => {
+    const stored =
+      '<html><head><script nonce="n1">render()</script><script src="/build/a.js"></script></head></html>';
+    const hashes = await inlineScriptHashes(stored);
+    expect(hashes).toEqual([await sha256Source("render()")]);
+    const served = applySecurityHeaders(
+      new Response(`${stored}<script nonce="n1">steal()</script>`, {
+        headers: { "Content-Type": "text/html; charset=utf-8", [SCRIPT_HASHES_HEADER]: hashes.join(" ") },
+      }),
+      { nonce: "fresh-nonce", secure: true },
     );
-    const served = applySecurityHeaders(stored, { nonce: "fresh-nonce", secure: true });
-    const html = await served.text();
-    expect(html).toContain('<script nonce="fresh-nonce">1</script>');
-    expect(html).toContain('<script nonce="guessed-nonce">2</script>');
-    expect(html).toContain("<script>3</script>");
-    expect(served.headers.get("Content-Security-Policy")).toContain("'nonce-fresh-nonce'");
+    const scriptSrc = directives(served.headers.get("Content-Security-Policy")).get("script-src") ?? [];
+    expect(scriptSrc).toContain(await sha256Source("render()"));
+    expect(scriptSrc).not.toContain(await sha256Source("steal()"));
+    expect(scriptSrc.some((source) => source.startsWith("'nonce-"))).toBe(false);
     expect(served.headers.get("Content-Security-Policy")).toContain("upgrade-insecure-requests");
-    expect(served.headers.has(RENDER_NONCE_HEADER)).toBe(false);
+    expect(served.headers.has(SCRIPT_HASHES_HEADER)).toBe(false);
   });
 });
