@@ -3,7 +3,8 @@ import { useHydrated } from "~/components/use-hydrated";
 import { PAYMENT_TEXTS, type PaymentHandle, type PaymentSetup } from "./types";
 
 // Stripe.js and the Payment Element load only when a paying screen renders this, never elsewhere.
-const StripePaymentElement = lazy(() => import("./stripe-payment-element"));
+// It renders only once hydrated, so the module is `.client`: the Worker's build leaves it out.
+const StripePaymentElement = lazy(() => import("./stripe-payment-element.client"));
 
 /**
  * The card payment box of a paying screen. Shows "Preparing payment form..." until Stripe's element

@@ -105,8 +105,9 @@ export function ServerToast({
   );
 }
 
-// Radix Toast (and its layers) loads with the first toast, not with every page.
-const ToastList = lazy(() => import("./toast-list"));
+// Radix Toast (and its layers) loads with the first toast, not with every page; toasts appear only
+// after hydration, so the module is `.client` and the Worker's build leaves it out.
+const ToastList = lazy(() => import("./toast-list.client"));
 
 /**
  * Renders the toasts. Mount once, in the root layout. Radix announces each toast to screen readers;
