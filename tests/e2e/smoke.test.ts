@@ -8,6 +8,14 @@ describe("the home page in Chromium (e2e smoke)", () => {
     expect(response.headers.get("Content-Type")).toMatch(/^text\/html/);
   });
 
+  it("serves the API's OpenAPI document that npm run build wrote", async () => {
+    const response = await fetch(`${baseUrl()}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toBe("3.1.0");
+    expect(Object.keys(document.paths)).toContain("/api/experts/{id}");
+  });
+
   for (const [name, viewport] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],

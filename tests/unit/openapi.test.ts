@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { API_ROUTES, buildOpenApiDocument, routeFileToPath, UNDOCUMENTED_API_ROUTES } from "~/lib/openapi";
 
 const ROUTES = fileURLToPath(new URL("../../app/routes", import.meta.url));
+const BUILT_DOCUMENT = fileURLToPath(new URL("../../public/api/openapi.json", import.meta.url));
 
 /** Every API route module on disk: `api.*.ts` files, and `api.*` folders (their route.tsx / route.ts). */
 function apiRouteFiles(): string[] {
@@ -21,16 +22,22 @@ const source = (file: string) => readFileSync(`${ROUTES}/${file}`, "utf8");
 
 describe("the OpenAPI route list", () => {
   it("lists every API route module that exists, and nothing more", () => {
-    const listed = [...API_ROUTES.map((route) => route.file), ...Object.keys(UNDOCUMENTED_API_ROUTES)];
+    const listed = [
+      ...API_ROUTES.flatMap((route) => (route.file ? [route.file] : [])),
+      ...Object.keys(UNDOCUMENTED_API_ROUTES),
+    ];
     expect(listed.sort()).toEqual(apiRouteFiles());
   });
 
   it("gives each route the path Remix serves its file at", () => {
-    for (const route of API_ROUTES) expect(route.path, route.file).toBe(routeFileToPath(route.file));
+    for (const route of API_ROUTES) {
+      if (route.file) expect(route.path, route.file).toBe(routeFileToPath(route.file));
+    }
   });
 
   it("documents a GET only where the module has a loader, and other methods only where it has an action", () => {
     for (const route of API_ROUTES) {
+      if (!route.file) continue;
       const code = source(route.file);
       for (const op of route.operations) {
         const handler = op.method === "get" ? "loader" : "action";
@@ -51,6 +58,13 @@ describe("the OpenAPI route list", () => {
 
 describe("the OpenAPI document", () => {
   const document = buildOpenApiDocument("https://example.test");
+
+  it("is what npm run build wrote to public/api/openapi.json (served at /api/openapi.json)", () => {
+    expect(existsSync(BUILT_DOCUMENT), "run `npm run build` first (npm test does)").toBe(true);
+    const built = JSON.parse(readFileSync(BUILT_DOCUMENT, "utf8"));
+    expect(built).toEqual(buildOpenApiDocument("/"));
+    expect(built.servers).toEqual([{ url: "/" }]);
+  });
 
   it("is OpenAPI 3.1 with one path per route", () => {
     expect(document.openapi).toBe("3.1.0");

@@ -336,16 +336,6 @@ describe("categories", () => {
   });
 });
 
-describe("GET /api/openapi.json", () => {
-  it("serves the OpenAPI 3.1 document of the API", async () => {
-    const response = await callApi("GET", "/api/openapi.json");
-    expect(response.status).toBe(200);
-    const document = await json(response);
-    expect(document.openapi).toBe("3.1.0");
-    expect(Object.keys(document.paths)).toContain("/api/experts/{id}");
-  });
-});
-
 describe("an unknown API path", () => {
   it("answers a JSON 404 for any method", async () => {
     for (const method of ["GET", "POST", "DELETE"]) {
