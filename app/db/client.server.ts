@@ -1,5 +1,4 @@
 import { drizzle } from "drizzle-orm/d1";
-import * as schema from "./schema.server";
 
 export type Database = ReturnType<typeof createDatabase>;
 
@@ -44,5 +43,5 @@ function countQueries(target: D1Like, counter: QueryCounter): D1Database {
 }
 
 export function createDatabase(d1: D1Like, counter: QueryCounter = { count: 0 }) {
-  return drizzle(countQueries(d1, counter), { schema });
+  return drizzle(countQueries(d1, counter));
 }
