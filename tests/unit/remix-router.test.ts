@@ -1,0 +1,65 @@
+import { matchRoutes as upstreamMatchRoutes } from "@remix-run/router";
+import { describe, expect, it } from "vitest";
+import { matchRoutes } from "../../workers/remix-router";
+
+const routes = [
+  {
+    id: "root",
+    path: "",
+    children: [
+      { id: "home", index: true },
+      { id: "experts", path: "experts" },
+      { id: "expert", path: "experts/:id" },
+      { id: "category", path: "category/:slug" },
+      { id: "custom", path: ":customUrl" },
+      { id: "api-splat", path: "api/*" },
+      { id: "portal", children: [{ id: "portal-questions", path: "expert/questions" }] },
+    ],
+  },
+];
+
+const ids = (matches: ReturnType<typeof matchRoutes>) => matches?.map((match) => match.route.id) ?? null;
+
+describe("the Worker's remembered matchRoutes", () => {
+  it("answers exactly as React Router's matchRoutes, the first time and every time after", () => {
+    const paths = [
+      "/",
+      "/experts",
+      "/experts/12",
+      "/category/legal",
+      "/sarah-mitchell",
+      "/api/no/such/call",
+      "/expert/questions",
+      "/experts/12/extra/segments",
+      "/experts?page=2#top",
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const path of paths) {
+        expect(matchRoutes(routes, path), `${path} (round ${round})`).toEqual(
+          upstreamMatchRoutes(routes, path),
+        );
+        expect(matchRoutes(routes, { pathname: path.split("?")[0] })).toEqual(
+          upstreamMatchRoutes(routes, { pathname: path.split("?")[0] }),
+        );
+      }
+    }
+    expect(ids(matchRoutes(routes, "/experts/12"))).toEqual(["root", "expert"]);
+    expect(matchRoutes(routes, "/experts/12")?.at(-1)?.params).toEqual({ id: "12" });
+    expect(matchRoutes(routes, "/a", "/b")).toBeNull();
+  });
+
+  it("gives every caller its own match objects, so one caller's changes never reach the next", () => {
+    const first = matchRoutes(routes, "/category/legal");
+    (first![1].params as Record<string, string>).slug = "tampered";
+    first!.pop();
+    const second = matchRoutes(routes, "/category/legal");
+    expect(ids(second)).toEqual(["root", "category"]);
+    expect(second![1].params).toEqual({ slug: "legal" });
+  });
+
+  it("keeps route trees apart", () => {
+    const other = [{ id: "only", path: "experts" }];
+    expect(ids(matchRoutes(routes, "/experts"))).toEqual(["root", "experts"]);
+    expect(ids(matchRoutes(other, "/experts"))).toEqual(["only"]);
+  });
+});
