@@ -64,7 +64,7 @@ function finish(request: Request, response: Response, context: AppLoadContext, s
   if (!context.config.isProduction) response.headers.set("X-D1-Queries", String(context.queries.count));
   // A page rendered now carries context.cspNonce; a page from the edge cache brings its scripts' hashes.
   const secured = applySecurityHeaders(response, {
-    nonce: context.cspNonce,
+    nonce: () => context.cspNonce,
     secure: new URL(request.url).protocol === "https:",
   });
 

@@ -86,7 +86,12 @@ type Freshness = { sMaxAge: number; staleWhileRevalidate: number };
 export function storableFreshness(response: Response): Freshness | null {
   if (response.status !== 200) return null;
   if (response.headers.has("Set-Cookie")) return null;
-  const cacheControl = (response.headers.get("Cache-Control") ?? "").toLowerCase();
+  return sharedFreshness(response.headers.get("Cache-Control") ?? "");
+}
+
+/** The shared-cache lifetimes a Cache-Control value grants, or null when it grants none. */
+function sharedFreshness(value: string): Freshness | null {
+  const cacheControl = value.toLowerCase();
   const directives = new Map(
     cacheControl
       .split(",")
@@ -207,7 +212,7 @@ export async function serveWithEdgeCache(
   if (cached) {
     const original = cached.headers.get(ORIGINAL_CACHE_CONTROL) ?? "";
     const storedAt = Number(cached.headers.get(STORED_AT));
-    const freshness = storableFreshness(new Response(null, { headers: { "Cache-Control": original } }));
+    const freshness = sharedFreshness(original);
     const state = freshness ? freshnessAt(storedAt, freshness, now()) : "expired";
     if (state !== "expired") {
       const served = servedCopy(request, cached);

@@ -55,6 +55,7 @@ export function createLoadContext(request: Request, env: Env, ctx: ExecutionCont
   let d1Session: D1DatabaseSession | null = null;
   let db: Database | undefined;
   let primaryDb: Database | undefined;
+  let cspNonce: string | undefined;
   const state: RequestState = {
     context: {
       config,
@@ -76,7 +77,11 @@ export function createLoadContext(request: Request, env: Env, ctx: ExecutionCont
       cache: env.CACHE,
       media: env.MEDIA,
       requestId: request.headers.get("cf-ray") ?? crypto.randomUUID(),
-      cspNonce: createNonce(),
+      // Made on first use: a page from the edge cache is answered without one.
+      get cspNonce() {
+        cspNonce ??= createNonce();
+        return cspNonce;
+      },
       queries,
       waitUntil: (promise) => ctx.waitUntil(promise),
       now: () => Date.now(),

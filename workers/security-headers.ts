@@ -137,12 +137,13 @@ function isViewableMedia(response: Response): boolean {
 }
 
 /**
- * Returns `response` with the security headers: a page's CSP allows its scripts by `nonce`, or, for
- * a copy from the edge cache, by the hashes stored with it.
+ * Returns `response` with the security headers: a page's CSP allows its scripts by the response's
+ * nonce (`nonce()`, the one it was rendered with), or, for a copy from the edge cache, by the hashes
+ * stored with it.
  */
 export function applySecurityHeaders(
   response: Response,
-  { nonce, secure }: { nonce: string; secure: boolean },
+  { nonce, secure }: { nonce: () => string; secure: boolean },
 ): Response {
   const secured = new Response(response.body, response);
   const headers = secured.headers;
@@ -151,7 +152,7 @@ export function applySecurityHeaders(
   for (const [name, value] of Object.entries(COMMON_SECURITY_HEADERS)) headers.set(name, value);
   if (isHtml(response)) {
     const scripts: InlineScripts =
-      stored === null ? { nonce } : { hashes: stored.split(" ").filter(Boolean) };
+      stored === null ? { nonce: nonce() } : { hashes: stored.split(" ").filter(Boolean) };
     headers.set("Content-Security-Policy", contentSecurityPolicy(scripts, { secure }));
   } else if (!isViewableMedia(response) && !headers.has("Content-Security-Policy")) {
     headers.set("Content-Security-Policy", NON_HTML_CSP);

@@ -207,7 +207,7 @@ describe("the CSP of edge-cached pages", () => {
       new Response(`${stored}<script nonce="n1">steal()</script>`, {
         headers: { "Content-Type": "text/html; charset=utf-8", [SCRIPT_HASHES_HEADER]: hashes.join(" ") },
       }),
-      { nonce: "fresh-nonce", secure: true },
+      { nonce: () => "fresh-nonce", secure: true },
     );
     const scriptSrc = directives(served.headers.get("Content-Security-Policy")).get("script-src") ?? [];
     expect(scriptSrc).toContain(await sha256Source("render()"));
