@@ -163,7 +163,7 @@ async function store(cache: Cache, key: string, response: Response, freshness: F
 function servedCopy(request: Request, cached: Response): Response {
   if (cached.headers.get("Content-Encoding") !== "gzip") return new Response(cached.body, cached);
   if (acceptsGzip(request))
-    return new Response(cached.body, { ...PRE_COMPRESSED, ...cached, headers: cached.headers });
+    return new Response(cached.body, { ...PRE_COMPRESSED, status: cached.status, headers: cached.headers });
   const headers = new Headers(cached.headers);
   headers.delete("Content-Encoding");
   headers.delete("Content-Length");

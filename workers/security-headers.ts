@@ -11,6 +11,8 @@
  * tests/integration/security-headers.test.ts; tests/unit/security-headers.test.ts.
  */
 
+import { toBase64 } from "~/lib/bytes";
+
 /** Internal: the hashes of a stored page's inline scripts. Kept with edge-cached copies, never sent out. */
 export const SCRIPT_HASHES_HEADER = "X-Edge-Script-Hashes";
 
@@ -59,8 +61,8 @@ export async function inlineScriptHashes(html: string): Promise<string[]> {
     .arrayBuffer();
   const hashes = await Promise.all(
     scripts.map(async (script) => {
-      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(script)));
-      return `'sha256-${btoa(String.fromCharCode(...digest))}'`;
+      const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(script));
+      return `'sha256-${toBase64(digest)}'`;
     }),
   );
   return [...new Set(hashes)];

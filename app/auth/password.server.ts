@@ -2,11 +2,12 @@
  * Password hashing with WebCrypto PBKDF2-SHA-256 (works in workerd and in Node for the seed).
  * Stored as "pbkdf2-sha256$<iterations>$<salt b64>$<hash b64>" so the cost can rise later.
  */
+import { toBase64 } from "~/lib/bytes";
+
 export const PBKDF2_ITERATIONS = 100_000; // workerd's ceiling for PBKDF2
 const SALT_BYTES = 16;
 const HASH_BITS = 256;
 
-const toBase64 = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes));
 const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
   Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 

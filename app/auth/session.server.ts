@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { experts, sessions, users } from "~/db/schema.server";
+import { toBase64, toHex } from "~/lib/bytes";
 import { readCookie } from "~/lib/cookies";
 import { type SessionUser, sessionUserColumns, toSessionUser } from "~/models/users.server";
 
@@ -15,19 +16,13 @@ const SESSION_MS = SESSION_DAYS * 24 * 60 * 60 * 1000;
 /** Sliding expiry: extend a session at most once a day to keep writes off the hot path. */
 const TOUCH_AFTER_MS = 24 * 60 * 60 * 1000;
 
-const toHex = (buffer: ArrayBuffer) =>
-  [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-
 async function sessionIdFor(token: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
 }
 
 function newToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replaceAll("=", "");
+  return toBase64(bytes).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 }
 
 function sessionCookie(value: string, maxAgeSeconds: number) {

@@ -3,6 +3,7 @@
  * numbers), never from the name or the declared type. Images are public under content-addressed keys;
  * audio answers are private and served only through a route that checks who is asking.
  */
+import { toHex } from "~/lib/bytes";
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const AUDIO_MAX_BYTES = 25 * 1024 * 1024;
@@ -133,7 +134,7 @@ export async function readUploadedFile<T extends string>(
 
 async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", bytes);
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return toHex(digest);
 }
 
 /** Public images live under a key made from their content, so a URL never changes meaning. */

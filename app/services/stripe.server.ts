@@ -18,6 +18,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type Stripe from "stripe";
 import type { AppConfig } from "~/config.server";
+import { toHex } from "~/lib/bytes";
 
 export type { Stripe };
 export type PaymentIntent = Stripe.PaymentIntent;
@@ -259,9 +260,6 @@ export function getOptionalStripe(context: Pick<AppLoadContext, "config">): Stri
 
 export class WebhookSignatureError extends Error {}
 
-const hex = (bytes: ArrayBuffer) =>
-  Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-
 /** Compares two hex digests without stopping at the first difference. */
 function sameDigest(a: string, b: string) {
   if (a.length !== b.length) return false;
@@ -298,7 +296,7 @@ export async function verifyStripeSignature(
     false,
     ["sign"],
   );
-  const expected = hex(
+  const expected = toHex(
     await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`${timestamp}.${payload}`)),
   );
   if (!signatures.some((signature) => sameDigest(signature, expected))) {
