@@ -8,6 +8,7 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
+import { parkModuleScripts } from "~/lib/boot-after-paint.server";
 
 // The Cron Trigger's task runner, for workers/app.ts: reached through the server build, the Worker
 // carries one copy of the models it shares with the pages instead of a second one of its own.
@@ -69,5 +70,6 @@ export default async function handleRequest(
   // Bots and no-JS clients get the whole document at once.
   if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { headers: responseHeaders, status });
+  // The app's JavaScript loads after the first paint (~/lib/boot-after-paint).
+  return new Response(parkModuleScripts(body), { headers: responseHeaders, status });
 }

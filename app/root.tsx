@@ -17,6 +17,7 @@ import { SiteFooter } from "~/components/site-footer";
 import { type ShellUser, SiteHeader } from "~/components/site-header";
 import { ServerToast, Toaster } from "~/components/ui/toast";
 import { HydrationMarker } from "~/components/use-hydrated";
+import { bootAfterPaintScript } from "~/lib/boot-after-paint";
 import { getToast } from "~/services/flash.server";
 import appStylesHref from "~/styles/app.css";
 
@@ -62,8 +63,8 @@ export type RouteHandle = { shell?: "public" | "bare" };
 // It also sets zod's global config (which zod reads from globalThis.__zod_globalConfig) to jitless
 // before any module runs: ~/lib/zod sets it too, but a route's schema chunk may be evaluated before
 // the chunk holding that call, and zod would then probe eval, which the CSP forbids.
-const markJs =
-  "document.documentElement.classList.add('js');(globalThis.__zod_globalConfig??={}).jitless=true";
+// Then it schedules the app's JavaScript to load after the first paint (~/lib/boot-after-paint).
+const markJs = `document.documentElement.classList.add('js');(globalThis.__zod_globalConfig??={}).jitless=true;${bootAfterPaintScript}`;
 
 export function Layout({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");

@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 export type PageWatch = {
   /** Content-Security-Policy violations (the browser blocked something). */
   cspViolations: string[];
-  /** Uncaught errors, including failed hydration. */
+  /** Uncaught errors, and hydration that failed or had to start over. */
   pageErrors: string[];
   /** Requests for Stripe.js or the app's Payment Element chunk. */
   stripeRequests: string[];
@@ -30,8 +30,11 @@ export async function watchPage(page: Page): Promise<PageWatch> {
     });
   });
   page.on("console", (message) => {
-    if (message.type() === "error" && /Content Security Policy/i.test(message.text())) {
-      watch.cspViolations.push(message.text());
+    if (message.type() !== "error") return;
+    if (/Content Security Policy/i.test(message.text())) watch.cspViolations.push(message.text());
+    // React 18 recovers from a hydration mismatch by rendering the page again, and only logs it.
+    else if (/hydrat|Minified React error #(418|419|422|423|425)\b/i.test(message.text())) {
+      watch.pageErrors.push(`${page.url()}: ${message.text()}`);
     }
   });
   page.on("pageerror", (error) => watch.pageErrors.push(`${page.url()}: ${error.message}`));
