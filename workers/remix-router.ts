@@ -2,12 +2,14 @@
  * What the Worker gets for `import … from "@remix-run/router"` (wrangler.toml [alias]): the package
  * itself, with `matchRoutes` remembered per route tree and path.
  *
- * matchRoutes flattens and ranks the whole route tree (a hundred branches here) on every call, and
- * rendering one page calls it three or four times with the same tree and path (the request handler,
- * the manifest of links to discover, the router's render), which was a quarter of the CPU time of a
- * signed-in page. The route tree is built once per isolate and never changes, so for one tree a path
- * always matches the same routes: the answer is kept (512 paths per tree at most) and each caller
- * gets its own copy of the match objects.
+ * matchRoutes flattens and ranks the whole route tree (a hundred branches here) and compiles a
+ * regular expression per branch it tries, on every call; rendering one page calls it three or four
+ * times with the same path (the request handler, the manifest of links to discover, the router's
+ * render), which was a quarter of the CPU time of a signed-in page. The trees are built from the
+ * server build, but React Router and Remix build fresh copies of them for every request, so answers
+ * are kept by the tree's shape (each route's id, path, index and case flags, in order), not by the
+ * tree object: for one shape a path always matches the same routes. An answer is kept as positions in
+ * the tree, and each caller gets match objects pointing into the tree it passed.
  */
 import type * as RemixRouter from "@remix-run/router";
 import * as upstream from "../node_modules/@remix-run/router/dist/router.js";
@@ -15,29 +17,96 @@ import * as upstream from "../node_modules/@remix-run/router/dist/router.js";
 export * from "../node_modules/@remix-run/router/dist/router.js";
 
 type Routes = Parameters<typeof RemixRouter.matchRoutes>[0];
+type Route = Routes[number];
 type Location = Parameters<typeof RemixRouter.matchRoutes>[1];
 type Matches = ReturnType<typeof RemixRouter.matchRoutes>;
+type Match = NonNullable<Matches>[number];
+
+/** A remembered match: where its route sits in the tree, and what matched. */
+type KeptMatch = Omit<Match, "route"> & { position: number[] };
 
 const matchRoutesUncached = (upstream as unknown as typeof RemixRouter).matchRoutes;
 
-const MAX_PATHS_PER_TREE = 512;
-const answers = new WeakMap<Routes, Map<string, Matches>>();
+const MAX_SHAPES = 8;
+const MAX_PATHS_PER_SHAPE = 512;
+const shapes = new WeakMap<Routes, string>();
+const answers = new Map<string, Map<string, KeptMatch[] | null>>();
 
-const copyOf = (matches: Matches): Matches =>
-  matches === null ? null : matches.map((match) => ({ ...match, params: { ...match.params } }));
+/** The tree's shape as a string: what matching reads of each route, in order, with nesting. */
+function shapeOf(routes: Routes): string {
+  let shape = shapes.get(routes);
+  if (shape === undefined) {
+    const parts: string[] = [];
+    const walk = (level: Routes) => {
+      for (const route of level) {
+        parts.push(
+          `${route.id ?? ""}\u0001${route.path ?? "\u0003"}\u0001${route.index ? 1 : 0}${route.caseSensitive ? 1 : 0}`,
+        );
+        if (route.children?.length) {
+          parts.push("(");
+          walk(route.children);
+          parts.push(")");
+        }
+      }
+    };
+    walk(routes);
+    shape = parts.join("\u0002");
+    shapes.set(routes, shape);
+  }
+  return shape;
+}
+
+/** The child indexes leading from the top of `routes` to `target`, or null if it is not there. */
+function positionOf(routes: Routes, target: Route): number[] | null {
+  for (let index = 0; index < routes.length; index++) {
+    const route = routes[index];
+    if (route === target) return [index];
+    const below = route.children ? positionOf(route.children, target) : null;
+    if (below) return [index, ...below];
+  }
+  return null;
+}
+
+function routeAt(routes: Routes, position: number[]): Route | undefined {
+  let level: Routes | undefined = routes;
+  let route: Route | undefined;
+  for (const index of position) {
+    route = level?.[index];
+    level = route?.children;
+  }
+  return route;
+}
 
 export function matchRoutes(routes: Routes, location: Location, basename = "/"): Matches {
   const pathname = typeof location === "string" ? location.split(/[?#]/)[0] : location.pathname;
   if (pathname === undefined) return matchRoutesUncached(routes, location, basename);
-  let known = answers.get(routes);
+  const shape = shapeOf(routes);
+  let known = answers.get(shape);
   if (!known) {
+    if (answers.size >= MAX_SHAPES) answers.clear();
     known = new Map();
-    answers.set(routes, known);
+    answers.set(shape, known);
   }
   const key = `${basename}\u0000${pathname}`;
-  if (!known.has(key)) {
-    if (known.size >= MAX_PATHS_PER_TREE) known.clear();
-    known.set(key, matchRoutesUncached(routes, location, basename));
+  let kept = known.get(key);
+  if (kept === undefined) {
+    const matches = matchRoutesUncached(routes, location, basename);
+    const positions = matches?.map((match) => positionOf(routes, match.route));
+    if (positions?.some((position) => position === null)) return matches;
+    kept =
+      matches?.map(({ route: _route, ...match }, index) => ({
+        ...match,
+        position: positions?.[index] ?? [],
+      })) ?? null;
+    if (known.size >= MAX_PATHS_PER_SHAPE) known.clear();
+    known.set(key, kept);
   }
-  return copyOf(known.get(key) ?? null);
+  if (kept === null) return null;
+  const matches: Match[] = [];
+  for (const { position, params, pathname: matched, pathnameBase } of kept) {
+    const route = routeAt(routes, position);
+    if (!route) return matchRoutesUncached(routes, location, basename);
+    matches.push({ params: { ...params }, pathname: matched, pathnameBase, route });
+  }
+  return matches;
 }

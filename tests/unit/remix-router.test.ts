@@ -62,4 +62,44 @@ describe("the Worker's remembered matchRoutes", () => {
     expect(ids(matchRoutes(routes, "/experts"))).toEqual(["root", "experts"]);
     expect(ids(matchRoutes(other, "/experts"))).toEqual(["only"]);
   });
+
+  it("answers a fresh copy of the same tree (one per request) with that copy's own routes", () => {
+    const copyOf = (level: typeof routes): typeof routes => level.map((route) => structuredClone(route));
+    for (let round = 0; round < 3; round++) {
+      for (const path of ["/", "/experts/12", "/sarah-mitchell", "/expert/questions", "/nowhere/at/all"]) {
+        const fresh = copyOf(routes);
+        const matches = matchRoutes(fresh, path);
+        expect(matches, `${path} (round ${round})`).toEqual(upstreamMatchRoutes(fresh, path));
+        // Every match points into the tree that was passed, not into a tree seen earlier.
+        const inFresh = new Set<unknown>();
+        const collect = (level: typeof routes) => {
+          for (const route of level) {
+            inFresh.add(route);
+            collect((route as unknown as { children?: typeof routes }).children ?? []);
+          }
+        };
+        collect(fresh);
+        for (const match of matches ?? []) expect(inFresh.has(match.route), path).toBe(true);
+      }
+    }
+  });
+
+  it("tells apart trees that differ only in what matching reads", () => {
+    // A route with an empty path matches "/" on its own; a pathless one never does.
+    expect(ids(matchRoutes([{ id: "a", path: "" }], "/"))).toEqual(["a"]);
+    expect(matchRoutes([{ id: "a" }], "/")).toBeNull();
+    expect(ids(matchRoutes([{ id: "a", path: "Experts", caseSensitive: true }], "/experts"))).toBeNull();
+    expect(ids(matchRoutes([{ id: "a", path: "Experts" }], "/experts"))).toEqual(["a"]);
+    expect(
+      ids(
+        matchRoutes(
+          [
+            { id: "a", path: "x/:id" },
+            { id: "b", path: "x/new" },
+          ],
+          "/x/new",
+        ),
+      ),
+    ).toEqual(["b"]);
+  });
 });
