@@ -28,7 +28,8 @@ export type BrowseViewData = {
   basePath: string;
   /** The category is part of the path (/category/{slug}), not a query parameter. */
   categoryInPath: boolean;
-  categories: CategoryData[];
+  /** The category filter's options. */
+  categories: Pick<CategoryData, "id" | "name" | "slug">[];
   category: CategoryData | null;
   query: BrowseQuery;
   result: { experts: ExpertCardData[]; total: number; page: number; pageCount: number };

@@ -6,37 +6,16 @@ import { cx } from "~/components/ui/cx";
 import { type ExpertCardData, expertProfilePath, visibleTags } from "~/lib/experts";
 import { formatCents } from "~/lib/money";
 
-/** The "Verified Expert" mark: only for experts an admin has verified (DESIGN.md). */
+/**
+ * The "Verified Expert" mark: only for experts an admin has verified (DESIGN.md). The badges' icons
+ * are drawn by discovery.css, so a page of cards carries no SVG per card.
+ */
 export function VerifiedBadge({ label = "Verified" }: { label?: string }) {
-  return (
-    <span className="badge badge--verified">
-      <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true">
-        <path
-          d="M8 1l1.8 1.3 2.2-.1.7 2.1 1.8 1.3-.7 2.1.7 2.1-1.8 1.3-.7 2.1-2.2-.1L8 15l-1.8-1.3-2.2.1-.7-2.1-1.8-1.3.7-2.1-.7-2.1 1.8-1.3.7-2.1 2.2.1z"
-          fill="currentColor"
-        />
-        <path
-          d="M5.2 8.2l1.9 1.9 3.7-3.9"
-          fill="none"
-          stroke="#fff"
-          strokeWidth="1.6"
-          strokeLinecap="round"
-        />
-      </svg>
-      {label}
-    </span>
-  );
+  return <span className="badge badge--verified badge--seal">{label}</span>;
 }
 
 export function TopExpertBadge() {
-  return (
-    <span className="badge badge--top">
-      <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
-        <path d="M8 1.5l1.9 3.9 4.3.6-3.1 3 .7 4.3L8 11.3l-3.8 2 .7-4.3-3.1-3 4.3-.6z" fill="currentColor" />
-      </svg>
-      Top Expert
-    </span>
-  );
+  return <span className="badge badge--top badge--star">Top Expert</span>;
 }
 
 /**

@@ -88,7 +88,8 @@ export async function loadBrowsePage(
   return {
     basePath,
     categoryInPath: pathCategory !== null,
-    categories,
+    // The filter names each category; only the chosen one is described on the page.
+    categories: categories.map(({ id, name, slug }) => ({ id, name, slug })),
     category,
     query: effective,
     result,
