@@ -6,8 +6,8 @@
  * connection ~100 KB of JavaScript competes with the render-blocking CSS and the first paint waits for
  * it. The pages are fully usable before hydration (links and forms work without JavaScript), so the
  * server parks those tags (parkModuleScripts, in entry.server) and the inline script below, in the
- * <head>, puts them back once the first frame is painted. It restores the exact tags Remix rendered,
- * so hydration finds the document it expects.
+ * <head>, puts them back once the browser has painted the page. It restores the exact tags Remix
+ * rendered, so hydration finds the document it expects.
  */
 
 /** A parked `<link rel="modulepreload">` carries this attribute instead of its `rel`. */
