@@ -26,10 +26,7 @@ export const STRIPE_ORIGINS = {
 
 /** 128 random bits, base64: a fresh one for every response. */
 export function createNonce(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return toBase64(crypto.getRandomValues(new Uint8Array(16)));
 }
 
 /** How a page names the inline scripts it may run: this response's nonce, or their hashes. */

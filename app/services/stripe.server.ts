@@ -24,7 +24,7 @@ export type { Stripe };
 export type PaymentIntent = Stripe.PaymentIntent;
 export type StripeEvent = Stripe.Event;
 
-/** The API version of the `stripe` package's types (tests/unit/stripe-client.test.ts keeps them equal). */
+/** The API version of the `stripe` package's types (tests/integration/payments/stripe-client.test.ts keeps them equal). */
 export const STRIPE_API_VERSION = "2026-10-28.endive";
 
 const DEFAULT_API_BASE = "https://api.stripe.com";
