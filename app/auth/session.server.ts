@@ -1,5 +1,6 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "~/db/client.server";
 import { experts, sessions, users } from "~/db/schema.server";
 import { toBase64, toHex } from "~/lib/bytes";
@@ -57,44 +58,114 @@ export async function endSession(db: Database, request: Request) {
   return clearSessionCookie();
 }
 
-async function loadSessionUser(context: AppLoadContext, request: Request): Promise<SessionUser | null> {
-  const id = await currentSessionId(request);
-  if (!id) return null;
-  const now = context.now();
-  const db = context.primaryDb;
-  const [row] = await db
-    .select({ ...sessionUserColumns, sessionLastSeenAt: sessions.lastSeenAt })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(experts, and(eq(experts.userId, users.id), isNull(experts.deletedAt)))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date(now)), isNull(users.deletedAt)))
-    .limit(1);
-  if (!row) return null;
-  if (!row.sessionLastSeenAt || now - row.sessionLastSeenAt.getTime() > TOUCH_AFTER_MS) {
-    context.waitUntil(
-      db
-        .update(sessions)
-        .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + SESSION_MS) })
-        .where(eq(sessions.id, id))
-        .then(() => db.delete(sessions).where(lt(sessions.expiresAt, new Date(now)))),
-    );
+/**
+ * A read about the signed-in user written before the user is known: it joins `sessions` on the id
+ * itself, so it can ride in the session lookup's D1 batch (see readWithSession). Any drizzle query
+ * that can go in `db.batch` and resolves to T.
+ */
+export type SessionQuery<T> = (db: Database, sessionId: string) => BatchItem<"sqlite"> & PromiseLike<T>;
+
+type Rider = {
+  query: SessionQuery<unknown>;
+  settle: (result: unknown) => void;
+  fail: (error: unknown) => void;
+};
+
+type SessionRead = {
+  sessionId: Promise<string | null>;
+  user: Promise<SessionUser | null>;
+  /** Reads asked for before the lookup is sent, to go in its batch; null once it has gone. */
+  riders: Rider[] | null;
+};
+
+const readByContext = new WeakMap<AppLoadContext, SessionRead>();
+
+/** This request's session lookup, started on first use (the first await sends it). */
+function sessionRead(context: AppLoadContext, request: Request): SessionRead {
+  let read = readByContext.get(context);
+  if (!read) {
+    const started: SessionRead = {
+      sessionId: currentSessionId(request),
+      user: Promise.resolve(null),
+      riders: [],
+    };
+    started.user = lookUpSession(context, started);
+    // A failed lookup still rejects for everyone who awaits the user; this only stops it being
+    // reported as unhandled when just riders (which get the error themselves) asked.
+    started.user.catch(() => undefined);
+    readByContext.set(context, started);
+    read = started;
   }
-  return toSessionUser(row);
+  return read;
 }
 
-const userByContext = new WeakMap<AppLoadContext, Promise<SessionUser | null>>();
+async function lookUpSession(context: AppLoadContext, read: SessionRead): Promise<SessionUser | null> {
+  const id = await read.sessionId;
+  const riders = read.riders ?? [];
+  read.riders = null;
+  try {
+    if (!id) {
+      for (const rider of riders) rider.settle(null);
+      return null;
+    }
+    const now = context.now();
+    const db = context.primaryDb;
+    const lookup = db
+      .select({ ...sessionUserColumns, sessionLastSeenAt: sessions.lastSeenAt })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .leftJoin(experts, and(eq(experts.userId, users.id), isNull(experts.deletedAt)))
+      .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date(now)), isNull(users.deletedAt)))
+      .limit(1);
+    // One round trip (and one consistent snapshot) for the lookup and every read riding with it.
+    const [[row], ...riderResults] = await db.batch([lookup, ...riders.map((rider) => rider.query(db, id))]);
+    // A rider answers only for a live session: the lookup's conditions decide, not the rider's SQL.
+    for (const [index, rider] of riders.entries()) rider.settle(row ? riderResults[index] : null);
+    if (!row) return null;
+    if (!row.sessionLastSeenAt || now - row.sessionLastSeenAt.getTime() > TOUCH_AFTER_MS) {
+      context.waitUntil(
+        db
+          .update(sessions)
+          .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + SESSION_MS) })
+          .where(eq(sessions.id, id))
+          .then(() => db.delete(sessions).where(lt(sessions.expiresAt, new Date(now)))),
+      );
+    }
+    return toSessionUser(row);
+  } catch (error) {
+    for (const rider of riders) rider.fail(error);
+    throw error;
+  }
+}
 
 /** The signed-in user, read once per request however many loaders ask. */
 export function getOptionalUser(context: AppLoadContext, request: Request): Promise<SessionUser | null> {
-  let pending = userByContext.get(context);
-  if (!pending) {
-    pending = loadSessionUser(context, request);
-    userByContext.set(context, pending);
+  return sessionRead(context, request).user;
+}
+
+/**
+ * `query`'s result for the signed-in user, or null when no one is signed in. Asked for in the same
+ * turn as the request's first session lookup (before any await), it goes in that lookup's batch:
+ * one D1 round trip for both. Asked for later, it costs a round trip of its own.
+ */
+export async function readWithSession<T>(
+  context: AppLoadContext,
+  request: Request,
+  query: SessionQuery<T>,
+): Promise<T | null> {
+  const read = sessionRead(context, request);
+  if (read.riders) {
+    const riders = read.riders;
+    return new Promise<T | null>((resolve, reject) => {
+      riders.push({ query, settle: (result) => resolve(result as T | null), fail: reject });
+    });
   }
-  return pending;
+  const [id, user] = await Promise.all([read.sessionId, read.user]);
+  if (!id || !user) return null;
+  return await query(context.primaryDb, id);
 }
 
 /** Forget the cached user after sign-in, sign-out or a profile change within the same request. */
 export function forgetCachedUser(context: AppLoadContext) {
-  userByContext.delete(context);
+  readByContext.delete(context);
 }

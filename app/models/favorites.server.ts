@@ -2,9 +2,12 @@
  * Favourite experts: one row per user and expert (a unique index, so adding twice is harmless),
  * always for the signed-in user the caller passes, never for an id taken from input.
  */
-import { sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { execute, firstRow, rawBatch } from "~/db/raw.server";
+import { experts, sessions, userFavorites } from "~/db/schema.server";
+import type { ExpertLookup } from "./discovery.server";
 
 export type FavoriteChange = { favorited: boolean } | "expert_not_found";
 
@@ -42,4 +45,27 @@ export async function isFavorite(db: Database, userId: number, expertId: number)
   const row = await db.get<{ found: number }>(sql`
     SELECT 1 AS found FROM user_favorites WHERE user_id = ${userId} AND expert_id = ${expertId}`);
   return Boolean(row);
+}
+
+/**
+ * The ids of the experts matching `lookup` (by id, or custom URL in any case, as the profile finds
+ * them) that the session's user has favourited: the profile's heart, read in the same batch as the
+ * session (readWithSession), so a signed-in profile costs one D1 round trip.
+ */
+export function favoritesMatching(lookup: ExpertLookup): SessionQuery<{ expertId: number }[]> {
+  return (db, sessionId) =>
+    db
+      .select({ expertId: userFavorites.expertId })
+      .from(userFavorites)
+      .innerJoin(sessions, eq(sessions.userId, userFavorites.userId))
+      .innerJoin(experts, eq(experts.id, userFavorites.expertId))
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          isNull(experts.deletedAt),
+          "id" in lookup
+            ? eq(experts.id, lookup.id)
+            : sql`lower(${experts.customUrl}) = lower(${lookup.customUrl})`,
+        ),
+      );
 }

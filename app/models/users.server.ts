@@ -50,9 +50,11 @@ export const sessionUserColumns = {
   profileImage: users.profileImage,
   subscriptionStatus: users.subscriptionStatus,
   subscriptionEndDate: users.subscriptionEndDate,
-  expertId: experts.id,
+  // Named apart from users.id and users.profile_image: a D1 batch answers rows as objects keyed by
+  // column name, so two columns of one name would overwrite each other there (readWithSession).
+  expertId: sql<number | null>`${experts.id}`.as("expert_id"),
   expertCustomUrl: experts.customUrl,
-  expertProfileImage: experts.profileImage,
+  expertProfileImage: sql<string | null>`${experts.profileImage}`.as("expert_profile_image"),
   expertQuestionRate: experts.questionRate,
   expertSessionPrice: experts.sessionPrice,
   /** The header bell's number, read with the session in the same statement (no extra round trip). */
@@ -62,10 +64,13 @@ export const sessionUserColumns = {
     ),
 };
 
-type SessionUserColumns = Omit<typeof sessionUserColumns, "unreadNotifications">;
+type SessionUserColumns = Omit<
+  typeof sessionUserColumns,
+  "unreadNotifications" | "expertId" | "expertProfileImage"
+>;
 type SessionUserRow = {
   [K in keyof SessionUserColumns]: SessionUserColumns[K]["_"]["data"] | null;
-} & { unreadNotifications: number | null };
+} & { unreadNotifications: number | null; expertId: number | null; expertProfileImage: string | null };
 
 export function toSessionUser(row: SessionUserRow): SessionUser {
   return {

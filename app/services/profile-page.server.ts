@@ -4,12 +4,12 @@
  */
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
-import { getOptionalUser } from "~/auth/session.server";
+import { getOptionalUser, readWithSession } from "~/auth/session.server";
 import { expertProfilePath } from "~/lib/experts";
 import { readForm } from "~/lib/form-data.server";
 import { couldBeCustomUrl } from "~/lib/reserved-urls";
 import type { ExpertLookup } from "~/models/discovery.server";
-import { addFavorite, isFavorite, removeFavorite } from "~/models/favorites.server";
+import { addFavorite, favoritesMatching, removeFavorite } from "~/models/favorites.server";
 import { publicPageHeaders } from "./cache.server";
 import { readExpertProfile } from "./read-models.server";
 
@@ -40,12 +40,14 @@ export async function loadProfilePage(
   lookup: ExpertLookup | null,
 ) {
   if (!lookup) throw notFound();
-  const [expert, user] = await Promise.all([
+  // The heart's state rides in the session lookup's batch: asked for before anything is awaited.
+  const [expert, user, favorites] = await Promise.all([
     readExpertProfile(context, lookup),
     getOptionalUser(context, request),
+    readWithSession(context, request, favoritesMatching(lookup)),
   ]);
   if (!expert) throw notFound();
-  const favorited = user ? await isFavorite(context.db, user.id, expert.id) : false;
+  const favorited = user !== null && (favorites ?? []).some((row) => row.expertId === expert.id);
   const url = new URL(request.url);
   return data(
     {

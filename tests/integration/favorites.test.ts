@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Category, type Expert, userFavorites } from "~/db/schema.server";
 import { BASE, db, get, insertAccount, postForm, signIn } from "./support/accounts";
-import { addExpert, categoriesBySlug } from "./support/discovery";
+import { addExpert, categoriesBySlug, d1Queries, eventually } from "./support/discovery";
 
 let categories: Map<string, Category>;
 let ada: Expert;
@@ -56,6 +56,36 @@ describe("the favourite heart on a profile", () => {
     expect(await favoritesOf(userId)).toEqual([]);
     const after = await (await get(`/experts/${ada.id}`, cookie)).text();
     expect(after).toMatch(/aria-pressed="false"[^>]*aria-label="Favorite Ada Quill"/);
+  });
+
+  it("reads the heart in the session lookup's round trip, and only the viewer's own favourite", async () => {
+    const { userId: fanId } = await insertAccount("heart-fan", "heart-fan-pass-1");
+    const { userId: otherId } = await insertAccount("heart-other", "heart-other-pass-1");
+    await db()
+      .insert(userFavorites)
+      .values([
+        { userId: fanId, expertId: ada.id },
+        { userId: otherId, expertId: bob.id },
+      ]);
+    const cookie = await signIn("heart-fan", "heart-fan-pass-1");
+    const heart = (html: string, name: string) =>
+      new RegExp(`aria-pressed="(true|false)"[^>]*aria-label="Favorite ${name}"`).exec(html)?.[1];
+
+    // Once the profile's read model is in KV, the session and the heart are the page's only read.
+    const ada1 = await eventually(async () => {
+      const response = await get(`/expert/${ada.id}`, cookie);
+      const html = await response.text();
+      return d1Queries(response) === 1 && html;
+    }, "a signed-in profile read in one D1 round trip");
+    expect(heart(ada1, "Ada Quill")).toBe("true");
+    expect(heart(await (await get("/ADA-quill", cookie)).text(), "Ada Quill")).toBe("true");
+
+    const bobPage = await eventually(async () => {
+      const response = await get(`/experts/${bob.id}`, cookie);
+      const html = await response.text();
+      return d1Queries(response) === 1 && html;
+    }, "bob's profile read in one D1 round trip");
+    expect(heart(bobPage, "Bob Builder")).toBe("false");
   });
 
   it("sends a signed-out visitor to sign in and stores nothing", async () => {
