@@ -1,3 +1,4 @@
+import { get as httpGet } from "node:http";
 import autocannon from "autocannon";
 import type { BenchTarget } from "./targets";
 
@@ -69,21 +70,35 @@ export type Probe = {
   d1Queries: string | null;
 };
 
-/** One request per target: what the server answers (status, size, edge-cache state, D1 round trips). */
-export async function probe(baseUrl: string, target: BenchTarget, cookies: Cookies = {}): Promise<Probe> {
-  const response = await fetch(`${baseUrl}${target.path}`, {
-    headers: headersFor(target, cookies),
-    redirect: "manual",
+/**
+ * One request per target: what the server answers (status, size, edge-cache state, D1 round trips).
+ * Through node:http rather than fetch, which would unpack gzip: `bytes` is the body as sent.
+ */
+export function probe(baseUrl: string, target: BenchTarget, cookies: Cookies = {}): Promise<Probe> {
+  return new Promise((resolve, reject) => {
+    const request = httpGet(`${baseUrl}${target.path}`, { headers: headersFor(target, cookies) }, (response) => {
+      let bytes = 0;
+      response.on("data", (chunk: Buffer) => {
+        bytes += chunk.byteLength;
+      });
+      response.on("error", reject);
+      response.on("end", () => {
+        const header = (name: string) => {
+          const value = response.headers[name];
+          return typeof value === "string" ? value : null;
+        };
+        resolve({
+          target: target.name,
+          status: response.statusCode ?? 0,
+          contentEncoding: header("content-encoding"),
+          bytes,
+          edgeCache: header("x-edge-cache"),
+          d1Queries: header("x-d1-queries"),
+        });
+      });
+    });
+    request.on("error", reject);
   });
-  const body = new Uint8Array(await response.arrayBuffer());
-  return {
-    target: target.name,
-    status: response.status,
-    contentEncoding: response.headers.get("Content-Encoding"),
-    bytes: body.byteLength,
-    edgeCache: response.headers.get("X-Edge-Cache"),
-    d1Queries: response.headers.get("X-D1-Queries"),
-  };
 }
 
 /** Signs a demo account in through /auth (as a browser on the site would) and returns its session cookie. */
