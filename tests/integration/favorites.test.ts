@@ -72,19 +72,15 @@ describe("the favourite heart on a profile", () => {
       new RegExp(`aria-pressed="(true|false)"[^>]*aria-label="Favorite ${name}"`).exec(html)?.[1];
 
     // Once the profile's read model is in KV, the session and the heart are the page's only read.
-    const ada1 = await eventually(async () => {
-      const response = await get(`/expert/${ada.id}`, cookie);
-      const html = await response.text();
-      return d1Queries(response) === 1 && html;
-    }, "a signed-in profile read in one D1 round trip");
-    expect(heart(ada1, "Ada Quill")).toBe("true");
+    const pageInOneRoundTrip = (path: string) =>
+      eventually(async () => {
+        const response = await get(path, cookie);
+        const html = await response.text();
+        return d1Queries(response) === 1 && html;
+      }, `${path} signed in, read in one D1 round trip`);
+    expect(heart(await pageInOneRoundTrip(`/expert/${ada.id}`), "Ada Quill")).toBe("true");
     expect(heart(await (await get("/ADA-quill", cookie)).text(), "Ada Quill")).toBe("true");
-
-    const bobPage = await eventually(async () => {
-      const response = await get(`/experts/${bob.id}`, cookie);
-      const html = await response.text();
-      return d1Queries(response) === 1 && html;
-    }, "bob's profile read in one D1 round trip");
+    const bobPage = await pageInOneRoundTrip(`/experts/${bob.id}`);
     expect(heart(bobPage, "Bob Builder")).toBe("false");
   });
 
