@@ -76,27 +76,31 @@ export type Probe = {
  */
 export function probe(baseUrl: string, target: BenchTarget, cookies: Cookies = {}): Promise<Probe> {
   return new Promise((resolve, reject) => {
-    const request = httpGet(`${baseUrl}${target.path}`, { headers: headersFor(target, cookies) }, (response) => {
-      let bytes = 0;
-      response.on("data", (chunk: Buffer) => {
-        bytes += chunk.byteLength;
-      });
-      response.on("error", reject);
-      response.on("end", () => {
-        const header = (name: string) => {
-          const value = response.headers[name];
-          return typeof value === "string" ? value : null;
-        };
-        resolve({
-          target: target.name,
-          status: response.statusCode ?? 0,
-          contentEncoding: header("content-encoding"),
-          bytes,
-          edgeCache: header("x-edge-cache"),
-          d1Queries: header("x-d1-queries"),
+    const request = httpGet(
+      `${baseUrl}${target.path}`,
+      { headers: headersFor(target, cookies) },
+      (response) => {
+        let bytes = 0;
+        response.on("data", (chunk: Buffer) => {
+          bytes += chunk.byteLength;
         });
-      });
-    });
+        response.on("error", reject);
+        response.on("end", () => {
+          const header = (name: string) => {
+            const value = response.headers[name];
+            return typeof value === "string" ? value : null;
+          };
+          resolve({
+            target: target.name,
+            status: response.statusCode ?? 0,
+            contentEncoding: header("content-encoding"),
+            bytes,
+            edgeCache: header("x-edge-cache"),
+            d1Queries: header("x-d1-queries"),
+          });
+        });
+      },
+    );
     request.on("error", reject);
   });
 }
