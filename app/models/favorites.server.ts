@@ -41,12 +41,6 @@ export async function removeFavorite(
   return expert ? { favorited: false } : "expert_not_found";
 }
 
-export async function isFavorite(db: Database, userId: number, expertId: number): Promise<boolean> {
-  const row = await db.get<{ found: number }>(sql`
-    SELECT 1 AS found FROM user_favorites WHERE user_id = ${userId} AND expert_id = ${expertId}`);
-  return Boolean(row);
-}
-
 /**
  * The ids of the experts matching `lookup` (by id, or custom URL in any case, as the profile finds
  * them) that the session's user has favourited: the profile's heart, read in the same batch as the

@@ -151,8 +151,12 @@ describe("the favourites API", () => {
     expect(await (await api(`/api/user/favorites/${bob.id}`, "POST", cookie)).json()).toEqual({
       favorited: true,
     });
-    expect(await (await api(`/api/user/favorites/${ada.id}/status`, "GET", cookie)).json()).toEqual({
-      favorited: true,
+    const status = await api(`/api/user/favorites/${ada.id}/status`, "GET", cookie);
+    // The favourite is read in the session lookup's batch.
+    expect(d1Queries(status)).toBe(1);
+    expect(await status.json()).toEqual({ favorited: true });
+    expect(await (await api("/api/user/favorites/abc/status", "GET", cookie)).json()).toEqual({
+      favorited: false,
     });
     expect(await (await api(`/api/user/favorites/${ada.id}/status`, "GET", otherCookie)).json()).toEqual({
       favorited: false,
