@@ -10,6 +10,11 @@
  * are kept by the tree's shape (each route's id, path, index and case flags, in order), not by the
  * tree object: for one shape a path always matches the same routes. An answer is kept as positions in
  * the tree, and each caller gets match objects pointing into the tree it passed.
+ *
+ * One more call per page cannot be reached from here: the static handler that runs the loaders
+ * matches inside the package, with the package's own `matchRoutes`. Its route tree is built once, so
+ * patches/@remix-run+router+1.23.3.patch (applied by patch-package after every install) remembers
+ * its answers per path inside the handler.
  */
 import type * as RemixRouter from "@remix-run/router";
 import * as upstream from "../node_modules/@remix-run/router/dist/router.js";

@@ -1,6 +1,6 @@
 import { matchRoutes as upstreamMatchRoutes } from "@remix-run/router";
 import { describe, expect, it } from "vitest";
-import { matchRoutes } from "../../workers/remix-router";
+import { createStaticHandler, matchRoutes } from "../../workers/remix-router";
 
 const routes = [
   {
@@ -101,5 +101,74 @@ describe("the Worker's remembered matchRoutes", () => {
         ),
       ),
     ).toEqual(["b"]);
+  });
+});
+
+describe("the static handler's matching (patches/@remix-run+router+1.23.3.patch)", () => {
+  const get = (path: string) => new Request(`https://example.test${path}`);
+  const matchedIn = (context: Awaited<ReturnType<ReturnType<typeof createStaticHandler>["query"]>>) => {
+    if (context instanceof Response) throw new Error("expected a handler context, got a Response");
+    return context.matches.map((match) => ({ id: match.route.id, params: match.params }));
+  };
+
+  it("answers every path as React Router's matchRoutes does, the first time and every time after", async () => {
+    const handler = createStaticHandler(routes);
+    for (let round = 0; round < 3; round++) {
+      for (const path of [
+        "/",
+        "/experts",
+        "/experts/12",
+        "/sarah-mitchell",
+        "/api/a/b",
+        "/expert/questions",
+      ]) {
+        const expected = upstreamMatchRoutes(handler.dataRoutes, path)?.map((match) => ({
+          id: match.route.id,
+          params: match.params,
+        }));
+        expect(matchedIn(await handler.query(get(path))), `${path} (round ${round})`).toEqual(expected);
+      }
+    }
+    // A path that matches nothing is a 404, the second time too.
+    for (let round = 0; round < 2; round++) {
+      const missing = await handler.query(get("/experts/12/extra/segments"));
+      expect(missing instanceof Response ? missing.status : missing.statusCode).toBe(404);
+    }
+  });
+
+  it("walks the route tree once per path, not once per request", async () => {
+    const handler = createStaticHandler(routes);
+    // Count how often matching reads one route's path: flattening the tree reads every route's.
+    const category = handler.dataRoutes[0].children?.find((route) => route.id === "category");
+    if (!category) throw new Error("no category route");
+    let reads = 0;
+    const path = category.path;
+    Object.defineProperty(category, "path", {
+      get: () => {
+        reads++;
+        return path;
+      },
+    });
+    await handler.query(get("/category/legal"));
+    const afterFirst = reads;
+    expect(afterFirst).toBeGreaterThan(0);
+    await handler.query(get("/category/legal"));
+    await handler.queryRoute(get("/category/legal"), { routeId: "category" }).catch(() => null);
+    expect(reads).toBe(afterFirst);
+    // Another path is matched afresh.
+    await handler.query(get("/category/tax"));
+    expect(reads).toBeGreaterThan(afterFirst);
+  });
+
+  it("gives every request its own match objects", async () => {
+    const handler = createStaticHandler(routes);
+    const first = await handler.query(get("/category/legal"));
+    if (first instanceof Response) throw new Error("expected a handler context");
+    (first.matches[1].params as Record<string, string>).slug = "tampered";
+    first.matches.pop();
+    expect(matchedIn(await handler.query(get("/category/legal")))).toEqual([
+      { id: "root", params: { slug: "legal" } },
+      { id: "category", params: { slug: "legal" } },
+    ]);
   });
 });
