@@ -14,9 +14,10 @@
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
-import { experts, payments, questions, users } from "~/db/schema.server";
+import { experts, payments, questions, sessions, users } from "~/db/schema.server";
 import { formatCents } from "~/lib/money";
 import { type AdminFilter, OPEN_QUESTION_STATUSES, type QuestionStatus } from "~/lib/questions";
 import { notificationStatements } from "~/models/notifications.server";
@@ -76,10 +77,9 @@ export function parseExpertId(value: string | number | null | undefined): number
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/** The expert a question goes to (omitted when the lookup fails, as SPEC.md says) and its price. */
-export async function getAskTarget(db: Database, expertId: number | null): Promise<AskTarget> {
-  if (expertId === null) return { expert: null, price: DEFAULT_QUESTION_PRICE };
-  const [row] = await db
+/** The expert a question can go to: alive, with an account that is too. */
+const askTargetRows = (db: Database, expertId: number) =>
+  db
     .select({
       id: experts.id,
       userId: experts.userId,
@@ -92,28 +92,79 @@ export async function getAskTarget(db: Database, expertId: number | null): Promi
     .innerJoin(users, eq(users.id, experts.userId))
     .where(and(eq(experts.id, expertId), isNull(experts.deletedAt), isNull(users.deletedAt)))
     .limit(1);
+
+type AskTargetRow = Awaited<ReturnType<typeof askTargetRows>>[number];
+
+function askTargetFrom(row: AskTargetRow | undefined): AskTarget {
   if (!row) return { expert: null, price: DEFAULT_QUESTION_PRICE };
   const { questionRate, ...expert } = row;
   return { expert, price: Math.max(questionRate, DEFAULT_QUESTION_PRICE) };
 }
 
-/** An active subscriber's allowance today (UTC), or null for everyone else. */
-export async function getSubscriptionAllowance(db: Database, userId: number, now: Date) {
-  const [user] = await db
-    .select({ status: users.subscriptionStatus, endDate: users.subscriptionEndDate })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (user?.status !== "active" || !user.endDate || user.endDate <= now) return null;
-  const [used] = await db
-    .select({ id: questions.id })
-    .from(questions)
-    .where(and(eq(questions.userId, userId), eq(questions.subscriptionDay, utcDay(now))))
-    .limit(1);
+/** The expert a question goes to (omitted when the lookup fails, as SPEC.md says) and its price. */
+export async function getAskTarget(db: Database, expertId: number | null): Promise<AskTarget> {
+  if (expertId === null) return askTargetFrom(undefined);
+  const [row] = await askTargetRows(db, expertId);
+  return askTargetFrom(row);
+}
+
+/** What a user's subscription allows today: its state and whether today's question is used. */
+const allowanceColumns = (now: Date) => ({
+  status: users.subscriptionStatus,
+  endDate: users.subscriptionEndDate,
+  // Spelled out: drizzle writes a single-table select's columns without their table, and inside the
+  // subquery a bare "id" would be the question's. Named: D1 batch results are mapped by column name.
+  usedToday:
+    sql<number>`exists (select 1 from questions where questions.user_id = users.id and questions.subscription_day = ${utcDay(now)})`.as(
+      "used_today",
+    ),
+});
+
+type AllowanceRow = { status: string | null; endDate: Date | null; usedToday: number };
+
+function allowanceFrom(row: AllowanceRow | undefined, now: Date) {
+  if (row?.status !== "active" || !row.endDate || row.endDate <= now) return null;
+  const used = Boolean(row.usedToday);
   const tomorrow = new Date(`${utcDay(now)}T00:00:00.000Z`);
   tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
   return { questionsLeftToday: used ? 0 : 1, nextQuestionAt: used ? tomorrow : now };
 }
+
+export type SubscriptionAllowance = NonNullable<ReturnType<typeof allowanceFrom>>;
+
+/** An active subscriber's allowance today (UTC), or null for everyone else. */
+export async function getSubscriptionAllowance(
+  db: Database,
+  userId: number,
+  now: Date,
+): Promise<SubscriptionAllowance | null> {
+  const [row] = await db.select(allowanceColumns(now)).from(users).where(eq(users.id, userId)).limit(1);
+  return allowanceFrom(row, now);
+}
+
+/**
+ * The Ask screen's reads, in the session lookup's D1 batch (see readWithSession): the expert and
+ * price, and the signed-in user's subscription allowance, in the one round trip the screen needs to
+ * know who is asking. `settle` turns what the batch read into getAskTarget's and
+ * getSubscriptionAllowance's answers.
+ */
+export const askScreenReads = {
+  target:
+    (expertId: number): SessionQuery<AskTargetRow[]> =>
+    (db) =>
+      askTargetRows(db, expertId),
+  allowance:
+    (now: Date): SessionQuery<AllowanceRow[]> =>
+    (db, sessionId) =>
+      db
+        .select(allowanceColumns(now))
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(eq(sessions.id, sessionId))
+        .limit(1),
+  targetFrom: (rows: AskTargetRow[] | null) => askTargetFrom(rows?.[0]),
+  allowanceFrom: (rows: AllowanceRow[] | null, now: Date) => allowanceFrom(rows?.[0], now),
+};
 
 export const ASK_MESSAGES = {
   ownQuestion: "You can't ask yourself a question.",

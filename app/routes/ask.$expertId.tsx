@@ -16,7 +16,7 @@ import {
   useNavigation,
 } from "@remix-run/react";
 import { useCallback, useRef, useState } from "react";
-import { getOptionalUser } from "~/auth/session.server";
+import { getOptionalUser, readWithSession } from "~/auth/session.server";
 import { PaymentFields } from "~/components/payment/payment-fields";
 import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
 import { seo } from "~/components/seo";
@@ -28,7 +28,7 @@ import { readForm } from "~/lib/form-data.server";
 import { formatCents } from "~/lib/money";
 import {
   askQuestion,
-  getAskTarget,
+  askScreenReads,
   getSubscriptionAllowance,
   parseExpertId,
   questionDeps,
@@ -61,14 +61,17 @@ function loginPath(pathname: string) {
 
 /** /ask/{expertId} and /ask: who it goes to, what it costs, and how it will be paid. */
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
-  const user = await getOptionalUser(context, request);
-  if (!user) throw await redirectWithToast(loginPath(new URL(request.url).pathname), LOGIN_TOAST);
   const expertId = parseExpertId(params.expertId);
   const now = new Date(context.now());
-  const [target, allowance] = await Promise.all([
-    getAskTarget(context.db, expertId),
-    getSubscriptionAllowance(context.primaryDb, user.id, now),
+  // One D1 round trip: the expert and the allowance ride in the session lookup's batch.
+  const [user, targetRows, allowanceRows] = await Promise.all([
+    getOptionalUser(context, request),
+    expertId === null ? null : readWithSession(context, request, askScreenReads.target(expertId)),
+    readWithSession(context, request, askScreenReads.allowance(now)),
   ]);
+  if (!user) throw await redirectWithToast(loginPath(new URL(request.url).pathname), LOGIN_TOAST);
+  const target = askScreenReads.targetFrom(targetRows);
+  const allowance = askScreenReads.allowanceFrom(allowanceRows, now);
   const mode = allowance ? "subscription" : context.config.paymentsTestMode ? "test" : "paid";
   return {
     expert: target.expert

@@ -285,6 +285,52 @@ describe("asking as a subscriber", () => {
   });
 });
 
+describe("reading the Ask screen", () => {
+  const screen = async (path: string, cookie: string) => {
+    const response = await get(path, cookie);
+    expect(response.status, path).toBe(200);
+    return { queries: Number(response.headers.get("X-D1-Queries")), html: await response.text() };
+  };
+
+  it("reads the expert, the price and the allowance with the session: one D1 round trip", async () => {
+    const expert = await newExpert("onetrip", 2200);
+    const client = await newClient("onetrip");
+    const plain = await screen(`/ask/${expert.expertId}`, client.cookie);
+    expect(plain.queries).toBe(1);
+    expect(plain.html).toContain(`Ask ${expert.username} Name a Question`);
+    expect(plain.html).toContain("$22.00");
+    expect(plain.html).not.toContain("Included in your subscription");
+    const noExpert = await screen("/ask", client.cookie);
+    expect(noExpert.queries).toBe(1);
+    expect(noExpert.html).toContain("$5.00");
+
+    await makeSubscriber(client.userId);
+    const subscribed = await screen(`/ask/${expert.expertId}`, client.cookie);
+    expect(subscribed.queries).toBe(1);
+    expect(subscribed.html).toContain("Included in your subscription: 1 question left today.");
+
+    await postForm(`/ask/${expert.expertId}`, { question: QUESTION }, { cookie: client.cookie });
+    const used = await screen(`/ask/${expert.expertId}`, client.cookie);
+    expect(used.queries).toBe(1);
+    expect(used.html).toContain("You have used today&#x27;s question");
+  });
+
+  it("reads only the signed-in user's own allowance, and none from a lapsed subscription", async () => {
+    const expert = await newExpert();
+    const subscriber = await newClient("has-sub");
+    await makeSubscriber(subscriber.userId);
+    const other = await newClient("no-sub");
+    expect((await screen(`/ask/${expert.expertId}`, other.cookie)).html).not.toContain(
+      "Included in your subscription",
+    );
+    const lapsed = await newClient("lapsed-sub");
+    await makeSubscriber(lapsed.userId, { endsInDays: -1 });
+    const page = await screen(`/ask/${expert.expertId}`, lapsed.cookie);
+    expect(page.html).not.toContain("Included in your subscription");
+    expect(page.html).toContain("Test Mode Active");
+  });
+});
+
 describe("/checkout/{type}/{expertId}", () => {
   it("sends questions to the Ask screen and sessions to booking; anything else is a 404", async () => {
     expect((await get("/checkout/question/12")).headers.get("Location")).toBe("/ask/12");
