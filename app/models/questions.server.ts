@@ -145,8 +145,8 @@ export async function getSubscriptionAllowance(
 /**
  * The Ask screen's reads, in the session lookup's D1 batch (see readWithSession): the expert and
  * price, and the signed-in user's subscription allowance, in the one round trip the screen needs to
- * know who is asking. `settle` turns what the batch read into getAskTarget's and
- * getSubscriptionAllowance's answers.
+ * know who is asking. `targetFrom` and `allowanceFrom` turn what the batch read into the answers
+ * getAskTarget and getSubscriptionAllowance give.
  */
 export const askScreenReads = {
   target:
