@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { emailOutbox, payments, questions } from "~/db/schema.server";
 import { db, get, postForm, postRaw } from "./support/accounts";
+import { d1Queries } from "./support/discovery";
 import {
   getLedger,
   getQuestion,
@@ -289,7 +290,7 @@ describe("reading the Ask screen", () => {
   const screen = async (path: string, cookie: string) => {
     const response = await get(path, cookie);
     expect(response.status, path).toBe(200);
-    return { queries: Number(response.headers.get("X-D1-Queries")), html: await response.text() };
+    return { queries: d1Queries(response), html: await response.text() };
   };
 
   it("reads the expert, the price and the allowance with the session: one D1 round trip", async () => {
