@@ -1,6 +1,10 @@
+import { readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PARKED_MODULE_TYPE, PARKED_PRELOAD_ATTRIBUTE } from "../../app/lib/boot-after-paint";
-import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
+import { signIn } from "../../scripts/lib/bench/load";
+import { baseUrl, DESKTOP, newPage, PHONE, screenshot, stateDir } from "./harness";
+import { debugLogOf } from "./support/server";
 import { watchPage } from "./support/watch";
 
 describe("the home page in Chromium (e2e smoke)", () => {
@@ -80,5 +84,36 @@ describe("the home page in Chromium (e2e smoke)", () => {
     await page.getByRole("button", { name: "Close menu" }).waitFor();
     expect(await page.getByRole("navigation", { name: "Main" }).getAttribute("data-open")).toBe("true");
     await page.close();
+  });
+});
+
+// patches/wrangler+4.86.0.patch: unpatched, wrangler dev mirrors every DevTools message of the
+// Worker into its debug log file, so each D1 call wrote its full response (a signed-in user's row)
+// there, and a benchmark run left gigabytes in ~/.config/.wrangler/logs.
+describe("wrangler's debug log (e2e)", () => {
+  it("keeps the Worker's subrequests and their bodies out of it", async () => {
+    const debugLog = debugLogOf(stateDir());
+    const { username, password } = DEMO_ACCOUNTS.client;
+    const cookie = await signIn(baseUrl(), username, password);
+    // A signed-in page reads the session (the user's row) from D1: one subrequest per view.
+    for (let view = 0; view < 3; view++) {
+      const response = await fetch(`${baseUrl()}/dashboard`, {
+        headers: { Cookie: cookie },
+        redirect: "manual",
+      });
+      expect(response.status).toBe(200);
+      await response.arrayBuffer();
+    }
+    // wrangler appends to the file asynchronously: wait until it stops growing.
+    let size = -1;
+    for (let poll = 0; poll < 20 && size !== statSync(debugLog).size; poll++) {
+      size = statSync(debugLog).size;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const log = readFileSync(debugLog, "utf8");
+    expect(log).toContain("Starting local server");
+    expect(log).not.toContain("Network.requestWillBeSent");
+    expect(log).not.toContain("RUNTIME INCOMING MESSAGE");
+    expect(log).not.toContain("http://d1/query");
   });
 });

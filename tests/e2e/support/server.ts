@@ -26,6 +26,14 @@ const CHILD_ENV: NodeJS.ProcessEnv = {
 
 const STARTUP_TIMEOUT_MS = 90_000;
 
+/**
+ * Where wrangler writes its debug log (WRANGLER_LOG_PATH) for a server started here: inside the
+ * state directory, so a test run leaves nothing behind in ~/.config/.wrangler/logs.
+ */
+export function debugLogOf(stateDir: string): string {
+  return join(stateDir, "wrangler-debug.log");
+}
+
 export type RunningServer = {
   baseUrl: string;
   stateDir: string;
@@ -52,9 +60,19 @@ export function freePort(): Promise<number> {
 }
 
 /** Runs a command to completion; rejects with its output when it fails. */
-function run(command: string, args: string[], label: string, timeoutMs = 120_000): Promise<string> {
+function run(
+  command: string,
+  args: string[],
+  label: string,
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 120_000,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env: CHILD_ENV, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...CHILD_ENV, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
       output += chunk.toString();
@@ -158,14 +176,16 @@ export async function startServer({
   }
   const stateDir = await mkdtemp(join(tmpdir(), "expert-answers-e2e-"));
   const cleanupState = () => rm(stateDir, { recursive: true, force: true });
+  const debugLogEnv = { WRANGLER_LOG_PATH: debugLogOf(stateDir) };
   try {
     await run(
       WRANGLER,
       ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
       "wrangler d1 migrations apply",
+      debugLogEnv,
     );
     if (existsSync(SEED_SCRIPT)) {
-      await run(TSX, [SEED_SCRIPT, "--persist-to", stateDir], "the seed (scripts/seed.ts)");
+      await run(TSX, [SEED_SCRIPT, "--persist-to", stateDir], "the seed (scripts/seed.ts)", debugLogEnv);
     } else {
       console.warn(`[e2e] ${SEED_SCRIPT} does not exist yet: the end-to-end database is not seeded.`);
     }
@@ -206,7 +226,12 @@ export async function startServer({
       ...extraArgs,
     ],
     // detached: wrangler leads a new process group, so one signal reaches workerd too.
-    { cwd: ROOT, env: { ...CHILD_ENV, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true },
+    {
+      cwd: ROOT,
+      env: { ...CHILD_ENV, ...debugLogEnv, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
   );
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);
