@@ -8,6 +8,7 @@ import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { serveWithEdgeCache } from "./edge-cache";
 import type { Env } from "./env";
 import { BOOKMARK_COOKIE, createLoadContext } from "./load-context";
+import { readToTheEnd } from "./request-body";
 import { createRouteMatcher } from "./route-match";
 import { applySecurityHeaders } from "./security-headers";
 
@@ -99,9 +100,15 @@ export default {
       return new Response("The service is misconfigured.", { status: 500 });
     }
     const { context } = state;
-    const response = isCrossSiteRequest(request)
-      ? crossSiteRefusal(request)
-      : await serve(request, context, ctx);
+    const body = readToTheEnd(request);
+    let response: Response;
+    try {
+      response = isCrossSiteRequest(request)
+        ? crossSiteRefusal(request)
+        : await serve(body.request, context, ctx);
+    } finally {
+      await body.finish();
+    }
     const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
     // Carry the D1 bookmark for signed-in users so their next read sees their own writes.
     const bookmark = state.d1Session?.getBookmark();

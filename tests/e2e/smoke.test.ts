@@ -90,6 +90,35 @@ describe("the home page in Chromium (e2e smoke)", () => {
 // patches/wrangler+4.86.0.patch: unpatched, wrangler dev mirrors every DevTools message of the
 // Worker into its debug log file, so each D1 call wrote its full response (a signed-in user's row)
 // there, and a benchmark run left gigabytes in ~/.config/.wrangler/logs.
+describe("a refused body (e2e)", () => {
+  it("leaves the requests after it unharmed", async () => {
+    const origin = { Origin: baseUrl() };
+    // 20 KB of JSON sent to a form: the sign-in action refuses it unread.
+    const json = JSON.stringify({ intent: "login", username: "x".repeat(20_000) });
+    for (let round = 0; round < 3; round++) {
+      const refused = await fetch(`${baseUrl()}/auth`, {
+        method: "POST",
+        headers: { ...origin, "Content-Type": "application/json" },
+        body: json,
+      });
+      expect(refused.status).toBe(400);
+      await refused.arrayBuffer();
+      // Before the fix, wrangler dev's proxy answered this one 503 ("Your worker restarted mid-request").
+      const next = await fetch(`${baseUrl()}/contact`, {
+        method: "POST",
+        headers: { ...origin, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ name: "A visitor" }),
+      });
+      expect(next.status).toBe(400);
+      expect(await next.text()).toContain("Email is required");
+      // ...and a GET waited for a restart that never came.
+      const page = await fetch(`${baseUrl()}/about`, { signal: AbortSignal.timeout(10_000) });
+      expect(page.status).toBe(200);
+      await page.arrayBuffer();
+    }
+  });
+});
+
 describe("wrangler's debug log (e2e)", () => {
   it("keeps the Worker's subrequests and their bodies out of it", async () => {
     const debugLog = debugLogOf(stateDir());
