@@ -87,9 +87,7 @@ describe("the home page in Chromium (e2e smoke)", () => {
   });
 });
 
-// patches/wrangler+4.86.0.patch: unpatched, wrangler dev mirrors every DevTools message of the
-// Worker into its debug log file, so each D1 call wrote its full response (a signed-in user's row)
-// there, and a benchmark run left gigabytes in ~/.config/.wrangler/logs.
+// workers/request-body.ts: a body the app refused unread must not break the next request.
 describe("a refused body (e2e)", () => {
   it("leaves the requests after it unharmed", async () => {
     const origin = { Origin: baseUrl() };
@@ -119,6 +117,9 @@ describe("a refused body (e2e)", () => {
   });
 });
 
+// patches/wrangler+4.86.0.patch: unpatched, wrangler dev mirrors every DevTools message of the
+// Worker into its debug log file, so each D1 call wrote its full response (a signed-in user's row)
+// there, and a benchmark run left gigabytes in ~/.config/.wrangler/logs.
 describe("wrangler's debug log (e2e)", () => {
   it("keeps the Worker's subrequests and their bodies out of it", async () => {
     const debugLog = debugLogOf(stateDir());
