@@ -10,7 +10,9 @@ export function safeRedirect(to: FormDataEntryValue | string | null | undefined,
   try {
     const url = new URL(to, "https://same-site.invalid");
     if (url.origin !== "https://same-site.invalid") return fallback;
-    return `${url.pathname}${url.search}${url.hash}`;
+    // Dot segments collapse while parsing ("/.//host" becomes "//host"), so check what is returned too.
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    return path.startsWith("//") ? fallback : path;
   } catch {
     return fallback;
   }

@@ -169,8 +169,21 @@ describe("sign-in", () => {
       "https://evil.example/",
       "/\\evil.example",
       "javascript:alert(1)",
+      "/.//evil.example/phish",
+      "/a/..//evil.example",
+      "/%2e//evil.example",
     ]) {
       expect(await attempt(hostile), hostile).toBe("/dashboard");
+    }
+  });
+
+  it("sends a signed-in visitor of a sign-in page only to same-site paths", async () => {
+    await insertAccount("already-in", "already-pass", { role: "admin" });
+    const cookie = await signIn("already-in", "already-pass");
+    for (const page of ["/auth", "/expert/login", "/admin/login"]) {
+      const response = await get(`${page}?redirectTo=${encodeURIComponent("/.//evil.example")}`, cookie);
+      expect(response.status, page).toBe(302);
+      expect(response.headers.get("Location"), page).toMatch(/^\/(?!\/)/);
     }
   });
 
