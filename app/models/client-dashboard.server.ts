@@ -145,7 +145,8 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
     questions: questions.map((row) => ({
       id: row.id,
       question: row.question,
-      answer: row.answer,
+      // A draft is the expert's until it is sent, even once the question is declined or expired.
+      answer: row.status === "answered" ? row.answer : null,
       status: row.status,
       requestAudioResponse: Boolean(row.request_audio_response),
       hasAudio: Boolean(row.audio_response),

@@ -26,7 +26,12 @@ beforeAll(async () => {
 
   const mine = { userId: clientId, expertId: ada.id };
   await insertQuestion(db(), { ...mine, question: "Q-pending: how do I price?", status: "pending" });
-  await insertQuestion(db(), { ...mine, question: "Q-working: which market first?", status: "in_progress" });
+  await insertQuestion(db(), {
+    ...mine,
+    question: "Q-working: which market first?",
+    status: "in_progress",
+    answer: "DRAFT-working: unsent words",
+  });
   await insertQuestion(db(), {
     ...mine,
     question: "Q-answered: should I incorporate?",
@@ -42,8 +47,18 @@ beforeAll(async () => {
     audioContentType: "audio/webm",
     answeredAt: new Date(),
   });
-  await insertQuestion(db(), { ...mine, question: "Q-declined: write my plan", status: "rejected" });
-  await insertQuestion(db(), { ...mine, question: "Q-expired: nobody came", status: "expired" });
+  await insertQuestion(db(), {
+    ...mine,
+    question: "Q-declined: write my plan",
+    status: "rejected",
+    answer: "DRAFT-declined: half a plan",
+  });
+  await insertQuestion(db(), {
+    ...mine,
+    question: "Q-expired: nobody came",
+    status: "expired",
+    answer: "DRAFT-expired: too late",
+  });
   await insertQuestion(db(), { ...mine, question: "Q-unpaid: still paying", status: "awaiting_payment" });
   await insertQuestion(db(), { userId: otherId, expertId: ada.id, question: "Q-theirs: not mine" });
 
@@ -108,6 +123,19 @@ describe("the client dashboard", () => {
       expect(html).toMatch(/<audio[^>]*controls=""[^>]*preload="none"[^>]*src="\/questions\/\d+\/audio"/);
       expect(html).not.toContain("Q-unpaid");
       expect(html).not.toContain("Q-theirs");
+    }
+  });
+
+  it("never sends the asker an expert's unsent draft, not even after a decline or expiry", async () => {
+    for (const path of [
+      "/dashboard",
+      "/dashboard/questions",
+      "/dashboard.data",
+      "/dashboard/questions.data",
+    ]) {
+      const body = await (await get(path, cookie)).text();
+      expect(body, path).toContain("Q-working");
+      expect(body, path).not.toContain("DRAFT-");
     }
   });
 
