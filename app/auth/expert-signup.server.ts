@@ -1,6 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
-import { readForm } from "~/lib/form-data.server";
 import { createUser, UsernameTakenError } from "~/models/users.server";
 import {
   type ExpertAccountInput,
@@ -12,7 +11,7 @@ import {
 } from "~/schemas/expert";
 import { deleteImageIfUnused, hasUploadedFile, storeUploadedImage } from "~/services/expert-images.server";
 import { checkProfileReferences, saveNewExpertProfile } from "~/services/expert-profile.server";
-import { assertUploadSize, IMAGE_MAX_BYTES, UploadError } from "~/services/media.server";
+import { IMAGE_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
 import { endSession, getOptionalUser, startSession } from "./session.server";
 
 const result = (body: ExpertSignupResult, init?: number | ResponseInit) => data(body, init);
@@ -43,14 +42,14 @@ function imageNotice(kind: "profile" | "header", reason: string): SignupNotice {
  *    account remains (signed in) and the partial-success flow runs.
  */
 export async function handleExpertSignup(context: AppLoadContext, request: Request) {
+  let form: FormData;
   try {
-    // Two images at most, plus the text fields: refuse anything larger before reading it.
-    assertUploadSize(request, 2 * IMAGE_MAX_BYTES);
+    // Two images at most, plus the text fields: anything larger is refused, never buffered.
+    form = await readUploadForm(request, 2 * IMAGE_MAX_BYTES);
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
-    return result({ status: "invalid", errors: {}, formError: error.message }, 413);
+    return result({ status: "invalid", errors: {}, formError: error.message }, error.status);
   }
-  const form = await readForm(request);
   const signedIn = await getOptionalUser(context, request);
   if (signedIn?.expertProfile) return result({ status: "already-expert" }, 409);
 

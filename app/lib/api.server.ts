@@ -1,6 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
+import { BODY_MAX_BYTES, readBodyWithin } from "~/lib/form-data.server";
 import { isAdminUser, type SessionUser } from "~/models/users.server";
 
 /** JSON API errors: `{ "error": "..." }` with the status that says what went wrong. */
@@ -27,8 +28,10 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (!(request.headers.get("Content-Type") ?? "").includes("application/json")) {
     throw apiError(415, "Expected a JSON body (Content-Type: application/json)");
   }
+  const body = await readBodyWithin(request, BODY_MAX_BYTES);
+  if (!body) throw apiError(413, "The body is too large");
   try {
-    return await request.json();
+    return JSON.parse(await body.text());
   } catch {
     throw apiError(400, "The body is not valid JSON");
   }

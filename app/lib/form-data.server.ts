@@ -1,13 +1,48 @@
 import { data } from "@remix-run/cloudflare";
 
-/** The request's form fields; a body that is not a form gets a 400, never a 500. */
-export async function readForm(request: Pick<Request, "headers" | "formData">): Promise<FormData> {
+/** The most of a form or JSON body the app reads; every text field it takes fits many times over. */
+export const BODY_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The request's body, read while counting: refused by its declared length before anything is read,
+ * and cut off once it passes `limitBytes` when the length was not declared (a chunked body), so an
+ * oversized body is never buffered. Null when it is too large.
+ */
+export async function readBodyWithin(
+  request: Pick<Request, "headers" | "body">,
+  limitBytes: number,
+): Promise<Blob | null> {
+  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limitBytes) return null;
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
+  let seen = 0;
+  const reader = request.body?.getReader();
+  while (reader) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    seen += value.byteLength;
+    if (seen > limitBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value as Uint8Array<ArrayBuffer>);
+  }
+  return new Blob(chunks);
+}
+
+/** The request's form fields; a body that is not a form gets a 400, one over `maxBytes` a 413, never a 500. */
+export async function readForm(
+  request: Pick<Request, "headers" | "body">,
+  maxBytes = BODY_MAX_BYTES,
+): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data")) {
     throw data({ error: "Expected a form submission." }, { status: 400 });
   }
+  const body = await readBodyWithin(request, maxBytes);
+  if (!body) throw data({ error: "The form is too large." }, { status: 413 });
   try {
-    return await request.formData();
+    return await new Response(body, { headers: { "Content-Type": type } }).formData();
   } catch {
     throw data({ error: "The form could not be read." }, { status: 400 });
   }

@@ -1,9 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { forgetCachedUser, getOptionalUser } from "~/auth/session.server";
 import { apiError } from "~/lib/api.server";
-import { readForm } from "~/lib/form-data.server";
 import { replaceExpertImage, UploadError } from "~/services/expert-images.server";
-import { assertUploadSize, IMAGE_MAX_BYTES } from "~/services/media.server";
+import { IMAGE_MAX_BYTES, readUploadForm } from "~/services/media.server";
 
 const KINDS = { profile: "profileImage", header: "headerImage" } as const;
 
@@ -27,8 +26,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return apiError(415, "Expected a multipart/form-data body with an image file");
   }
   try {
-    assertUploadSize(request, IMAGE_MAX_BYTES);
-    const form = await readForm(request);
+    const form = await readUploadForm(request, IMAGE_MAX_BYTES);
     const stored = await replaceExpertImage(context, { expertId, userId: user.id }, kind, form.get("image"));
     if (!stored) return apiError(403, "You can only upload images to your own expert profile");
     forgetCachedUser(context);

@@ -4,6 +4,7 @@
  * audio answers are private and served only through a route that checks who is asking.
  */
 import { toHex } from "~/lib/bytes";
+import { readBodyWithin } from "~/lib/form-data.server";
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const AUDIO_MAX_BYTES = 25 * 1024 * 1024;
@@ -65,46 +66,22 @@ export function sniffAudioType(bytes: Uint8Array): AudioType | null {
   return null;
 }
 
-/**
- * Refuses a request whose declared body is larger than an upload of `maxBytes` can be, before the
- * body is read (a 100 MB upload is never buffered). Requests without a length are limited when read.
- */
-export function assertUploadSize(request: Request, maxBytes: number) {
-  const declared = Number(request.headers.get("Content-Length"));
-  if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD_BYTES) {
-    throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
-  }
-}
-
 const formatMegabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 /**
- * Reads a form that carries an upload of at most `maxBytes`: refused (413) by its declared length
- * before anything is read, and cut off while streaming when no length was declared, so a huge body
- * is never buffered. A body that is not a form is a 400.
+ * Reads a form that carries uploads of at most `maxBytes` in all: refused (413) by its declared
+ * length before anything is read, and cut off while streaming when no length was declared, so a huge
+ * body is never buffered. A body that is not a form is a 400.
  */
 export async function readUploadForm(request: Request, maxBytes: number): Promise<FormData> {
-  assertUploadSize(request, maxBytes);
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.includes("multipart/form-data") && !type.includes("application/x-www-form-urlencoded")) {
     throw new UploadError("Expected a form submission.", 400);
   }
-  const limit = maxBytes + MULTIPART_OVERHEAD_BYTES;
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let seen = 0;
-  const reader = request.body?.getReader();
-  while (reader) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    seen += value.byteLength;
-    if (seen > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
-    }
-    chunks.push(value as Uint8Array<ArrayBuffer>);
-  }
+  const body = await readBodyWithin(request, maxBytes + MULTIPART_OVERHEAD_BYTES);
+  if (!body) throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
   try {
-    return await new Response(new Blob(chunks), { headers: { "Content-Type": type } }).formData();
+    return await new Response(body, { headers: { "Content-Type": type } }).formData();
   } catch {
     throw new UploadError("The form could not be read.", 400);
   }

@@ -1,6 +1,5 @@
-import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../workers/app";
 import { BASE, get } from "./support/accounts";
 import {
   getQuestion,
@@ -13,6 +12,7 @@ import {
   postMultipart,
   WEBM_BYTES,
 } from "./support/questions";
+import { postUndeclaredBody } from "./support/undeclared-body";
 
 /** An answer form with a file, as the recorder sends it (Chrome records WebM but we name it audio.mp3). */
 function audioForm(
@@ -94,29 +94,13 @@ describe("audio answers", () => {
     const expert = await newExpert();
     const client = await newClient();
     const question = await pendingQuestion(client.userId, expert.expertId);
-    const chunk = new Uint8Array(1024 * 1024);
-    let sent = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= 40) return controller.close();
-        sent += 1;
-        controller.enqueue(chunk);
-      },
+    const { response, pulled } = await postUndeclaredBody(`/questions/${question.id}/answer`, {
+      contentType: "multipart/form-data; boundary=----x",
+      cookie: expert.cookie,
+      chunks: 40,
     });
-    // Straight into the Worker's fetch handler: through SELF the body would be pumped across a
-    // connection, and the pump reports the Worker's early stop as an unhandled "Network connection
-    // lost" in the test runner.
-    const request = new Request(`${BASE}/questions/${question.id}/answer`, {
-      method: "POST",
-      headers: { Origin: BASE, Cookie: expert.cookie, "Content-Type": "multipart/form-data; boundary=----x" },
-      body,
-      duplex: "half",
-    } as RequestInit);
-    const context = createExecutionContext();
-    const response = await worker.fetch(request as Parameters<typeof worker.fetch>[0], env as never, context);
-    await waitOnExecutionContext(context);
     expect(response.status).toBe(413);
-    expect(sent).toBeLessThan(40);
+    expect(pulled.chunks).toBeLessThan(40);
     expect(await storedAudio(question.id)).toEqual([]);
   });
 

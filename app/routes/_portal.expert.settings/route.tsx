@@ -9,10 +9,9 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
 import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { readForm } from "~/lib/form-data.server";
 import { getOwnExpertProfile, listCategoryOptions } from "~/models/experts.server";
 import { isAdminUser } from "~/models/users.server";
-import { assertUploadSize, IMAGE_MAX_BYTES, UploadError } from "~/services/media.server";
+import { IMAGE_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
 import formsHref from "~/styles/expert-forms.css";
 import portalHref from "~/styles/expert-portal.css";
 import {
@@ -55,16 +54,16 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const { user, expertId } = await requireExpert(context, request);
+  let form: FormData;
   try {
-    assertUploadSize(request, IMAGE_MAX_BYTES);
+    form = await readUploadForm(request, IMAGE_MAX_BYTES);
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
     return data(
       { intent: null, ok: false, url: null, error: `Failed to upload image. ${error.message}` },
-      { status: 413 },
+      { status: error.status },
     );
   }
-  const form = await readForm(request);
   const intent = form.get("intent");
   if (expertId === null) {
     return data({ intent, ok: false, result: null, error: NOT_AN_EXPERT_MESSAGE }, { status: 403 });

@@ -1,0 +1,69 @@
+/**
+ * Every body the app reads has a ceiling that holds when no length is declared: a chunked body is cut
+ * off once it passes the limit, answered 413, and never buffered whole (a Worker has 128 MB).
+ */
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { newExpert } from "./support/questions";
+import { postUndeclaredBody } from "./support/undeclared-body";
+
+const MULTIPART = "multipart/form-data; boundary=----x";
+const countUsers = async () =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM users").first<{ n: number }>())?.n ?? 0;
+
+describe("bodies of undeclared length", () => {
+  it("cuts off an expert application (signed out) past two images' worth, creating nothing", async () => {
+    const before = await countUsers();
+    const { response, pulled } = await postUndeclaredBody("/become-expert", {
+      contentType: MULTIPART,
+      chunks: 40,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("The file is too large (at most 10 MB).");
+    expect(pulled.chunks).toBeLessThan(40);
+    expect(await countUsers()).toBe(before);
+  });
+
+  it("cuts off an image upload from the portal's settings page", async () => {
+    const expert = await newExpert("chunked-settings");
+    const { response, pulled } = await postUndeclaredBody("/expert/settings", {
+      contentType: MULTIPART,
+      cookie: expert.cookie,
+      chunks: 40,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.text()).toContain("The file is too large (at most 5 MB).");
+    expect(pulled.chunks).toBeLessThan(40);
+  });
+
+  it("cuts off an image upload through the API", async () => {
+    const expert = await newExpert("chunked-api");
+    const { response, pulled } = await postUndeclaredBody(`/api/experts/${expert.expertId}/upload/profile`, {
+      contentType: MULTIPART,
+      cookie: expert.cookie,
+      chunks: 40,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ reason: "The file is too large (at most 5 MB)." });
+    expect(pulled.chunks).toBeLessThan(40);
+  });
+
+  it("refuses a text form larger than any form the app takes", async () => {
+    const { response, pulled } = await postUndeclaredBody("/auth", {
+      contentType: "application/x-www-form-urlencoded",
+      chunks: 30,
+    });
+    expect(response.status).toBe(413);
+    expect(pulled.chunks).toBeLessThan(30);
+  });
+
+  it("refuses a JSON body larger than any the API takes", async () => {
+    const { response, pulled } = await postUndeclaredBody("/api/auth/login", {
+      contentType: "application/json",
+      chunks: 30,
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ error: "The body is too large" });
+    expect(pulled.chunks).toBeLessThan(30);
+  });
+});
