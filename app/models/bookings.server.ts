@@ -553,6 +553,9 @@ function confirmStatements(
     ? and(
         eq(bookings.status, "expired"),
         sql`not exists (select 1 from ${bookings} as other where other.expert_id = ${booking.expertId} and other.starts_at = ${booking.startsAt.getTime()} and other.status in (${LIVE_STATUS_SQL}) and other.id <> ${booking.id})`,
+        // A lapsed booking whose payment is already captured is owed a refund (its slot was taken),
+        // or was refunded: a refunded PaymentIntent still reads "succeeded", so it never revives.
+        sql`not exists (select 1 from ${payments} where ${payments.bookingId} = ${booking.id} and ${payments.status} in ('captured', 'refunded'))`,
       )
     : inArray(bookings.status, ["awaiting_payment", "pending"]);
   const statements: Statement[] = [
@@ -568,6 +571,7 @@ function confirmStatements(
         and(
           eq(bookings.id, booking.id),
           confirmable,
+          isNull(bookings.refundedAt),
           paymentIntentId
             ? or(isNull(bookings.paymentIntentId), eq(bookings.paymentIntentId, paymentIntentId))
             : undefined,
@@ -930,7 +934,11 @@ export async function refundBooking(
 ): Promise<"refunded" | "refund_failed" | "none"> {
   const { db, now } = deps;
   const [booking, line] = await Promise.all([getBookingRow(db, bookingId), getLedgerLine(db, { bookingId })]);
-  if (!booking || line?.status !== "captured") return "none";
+  // Only a session that will not take place is refunded; a lapsed one cannot be revived once its
+  // payment is captured (see confirmStatements), so this holds until the refund is recorded.
+  if (!booking || !["cancelled", "expired"].includes(booking.status) || line?.status !== "captured") {
+    return "none";
+  }
   const refunded = (refundId: string | null) =>
     runBatch(db, [
       db

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookings } from "~/db/schema.server";
 import { localToInstant } from "~/lib/slots";
-import { freeExpiredHolds } from "~/models/bookings.server";
+import { freeExpiredHolds, refundBooking } from "~/models/bookings.server";
 import { db, get, postRaw } from "../support/accounts";
 import {
   book,
@@ -306,6 +306,40 @@ describe("races and holds with payments", () => {
     expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
     expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
     expect((await getBooking(taken.bookingId)).status).toBe("confirmed");
+  });
+
+  it("never confirms a late payment once it was refunded, even when the slot is free again", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const [slow, fast] = await Promise.all([newClient(), newClient()]);
+    const date = freshDate();
+    const held = await hold(slow, expert.expertId, date);
+    await db()
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, held.bookingId));
+    const taken = await hold(fast, expert.expertId, date);
+    // The late payment is refunded because the slot is taken...
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    expect((await confirm(slow, held.bookingId, held.paymentIntentId)).status).toBe(409);
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    // ...then the other hold is given up, so the slot is free again. A refunded PaymentIntent still
+    // reads "succeeded" at Stripe: neither the browser's return nor the webhook may confirm on it.
+    await db().update(bookings).set({ status: "expired" }).where(eq(bookings.id, taken.bookingId));
+    const again = await confirm(slow, held.bookingId, held.paymentIntentId);
+    expect(again.status).toBe(409);
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    expect(await notificationKinds(slow.userId)).not.toContain("booking_confirmed");
+  });
+
+  it("refunds only a cancelled or lapsed booking, never a confirmed one", async () => {
+    const { held } = await paidBooking();
+    expect(await refundBooking(depsAt(new Date()), held.bookingId)).toBe("none");
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured" });
+    expect(await refundRequests(held.paymentIntentId)).toEqual([]);
   });
 
   it("has the scheduled task refund a late payment the webhook recorded for a slot already taken", async () => {
