@@ -4,7 +4,7 @@ import { FormStrategy } from "remix-auth-form";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import { findCredentialsByUsername, getSessionUserById, type SessionUser } from "~/models/users.server";
 import { LoginSchema } from "~/schemas/auth";
-import { checkThrottle, clearFailures, recordFailure, THROTTLED_MESSAGE } from "./throttle.server";
+import { clearFailures, recordFailure, reserveAttempt, THROTTLED_MESSAGE } from "./throttle.server";
 
 /** One message whether the username exists or not, so sign-in never reveals which accounts exist. */
 export const INVALID_CREDENTIALS = "Invalid username or password";
@@ -36,7 +36,7 @@ export async function verifyCredentials(
 ): Promise<SessionUser> {
   const db = context.primaryDb;
   const keys = { username: credentials.username, address: clientAddress(request) };
-  const throttle = await checkThrottle(db, keys, context.now());
+  const throttle = await reserveAttempt(db, keys, context.now());
   if (throttle.locked) throw new SignInError(THROTTLED_MESSAGE, 429);
   if (throttle.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, throttle.delayMs));
 
@@ -50,7 +50,7 @@ export async function verifyCredentials(
     await recordFailure(db, keys, context.now());
     throw new SignInError(INVALID_CREDENTIALS, 401);
   }
-  await clearFailures(db, credentials.username);
+  await clearFailures(db, keys);
   return user;
 }
 

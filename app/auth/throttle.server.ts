@@ -1,10 +1,11 @@
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { loginThrottle } from "~/db/schema.server";
 
 /**
- * Sign-in throttling per username and per client address. Failures inside a 15-minute window are
- * counted; from the 4th on each attempt is slowed, and at the limit the key is locked for 15 minutes.
+ * Sign-in throttling per username and per client address. Attempts inside a 15-minute window are
+ * counted as they start and forgiven when they succeed; from the 4th failure on each attempt is
+ * slowed, and at the limit the key is locked for 15 minutes.
  */
 const WINDOW_MS = 15 * 60 * 1000;
 const LOCK_MS = 15 * 60 * 1000;
@@ -24,32 +25,19 @@ const keysOf = ({ username, address }: ThrottleKeys) => {
   return keys;
 };
 
-/** How long to hold this attempt back, or "locked" when it must be refused. */
-export async function checkThrottle(db: Database, keys: ThrottleKeys, now: number) {
+/**
+ * Counts this attempt before its password is checked (one upsert per key, in one batch), so attempts
+ * sent at once cannot all read a count under the limit: each gets its own place in the count. The
+ * attempt is refused when a key is locked or past its limit; otherwise it is told how long to wait,
+ * from the failures before it. A successful sign-in takes its count back (`clearFailures`).
+ */
+export async function reserveAttempt(
+  db: Database,
+  keys: ThrottleKeys,
+  now: number,
+): Promise<{ locked: true } | { locked: false; delayMs: number }> {
   const entries = keysOf(keys);
-  const rows = await db
-    .select()
-    .from(loginThrottle)
-    .where(
-      inArray(
-        loginThrottle.key,
-        entries.map((entry) => entry.key),
-      ),
-    );
-  let failures = 0;
-  for (const row of rows) {
-    if (row.lockedUntil && row.lockedUntil.getTime() > now) return { locked: true as const, delayMs: 0 };
-    if (now - row.windowStartedAt.getTime() < WINDOW_MS && row.key.startsWith("user:"))
-      failures = row.failures;
-  }
-  const delayMs =
-    failures >= SLOW_FROM ? Math.min(MAX_DELAY_MS, (failures - SLOW_FROM + 1) * STEP_DELAY_MS) : 0;
-  return { locked: false as const, delayMs };
-}
-
-/** Counts a failure atomically (one upsert per key: no read-then-write race). */
-export async function recordFailure(db: Database, keys: ThrottleKeys, now: number) {
-  const statements = keysOf(keys).map(({ key, limit }) =>
+  const statements = entries.map(({ key }) =>
     db
       .insert(loginThrottle)
       .values({ key, failures: 1, windowStartedAt: new Date(now) })
@@ -58,13 +46,52 @@ export async function recordFailure(db: Database, keys: ThrottleKeys, now: numbe
         set: {
           failures: sql`case when ${loginThrottle.windowStartedAt} < ${now - WINDOW_MS} then 1 else ${loginThrottle.failures} + 1 end`,
           windowStartedAt: sql`case when ${loginThrottle.windowStartedAt} < ${now - WINDOW_MS} then ${now} else ${loginThrottle.windowStartedAt} end`,
-          lockedUntil: sql`case when ${loginThrottle.windowStartedAt} >= ${now - WINDOW_MS} and ${loginThrottle.failures} + 1 >= ${limit} then ${now + LOCK_MS} else ${loginThrottle.lockedUntil} end`,
         },
+      })
+      .returning({
+        key: loginThrottle.key,
+        failures: loginThrottle.failures,
+        lockedUntil: loginThrottle.lockedUntil,
       }),
+  );
+  const results = await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  let userAttempt = 1;
+  for (const [index, [row]] of results.entries()) {
+    const { limit } = entries[index];
+    if (!row) continue;
+    if ((row.lockedUntil && row.lockedUntil.getTime() > now) || row.failures > limit) {
+      return { locked: true };
+    }
+    if (row.key.startsWith("user:")) userAttempt = row.failures;
+  }
+  const before = userAttempt - 1;
+  const delayMs = before >= SLOW_FROM ? Math.min(MAX_DELAY_MS, (before - SLOW_FROM + 1) * STEP_DELAY_MS) : 0;
+  return { locked: false, delayMs };
+}
+
+/** After a failed attempt (already counted): a key at its limit is locked for 15 minutes. */
+export async function recordFailure(db: Database, keys: ThrottleKeys, now: number) {
+  const statements = keysOf(keys).map(({ key, limit }) =>
+    db
+      .update(loginThrottle)
+      .set({ lockedUntil: new Date(now + LOCK_MS) })
+      .where(and(eq(loginThrottle.key, key), gte(loginThrottle.failures, limit))),
   );
   await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
 }
 
-export async function clearFailures(db: Database, username: string) {
-  await db.delete(loginThrottle).where(eq(loginThrottle.key, `user:${username.trim().toLowerCase()}`));
+/** A successful sign-in: the username's failures are forgiven and the address's count takes the attempt back. */
+export async function clearFailures(db: Database, keys: ThrottleKeys) {
+  const [, address] = keysOf(keys);
+  await db.batch([
+    db.delete(loginThrottle).where(eq(loginThrottle.key, `user:${keys.username.trim().toLowerCase()}`)),
+    ...(address
+      ? [
+          db
+            .update(loginThrottle)
+            .set({ failures: sql`max(${loginThrottle.failures} - 1, 0)` })
+            .where(eq(loginThrottle.key, address.key)),
+        ]
+      : []),
+  ]);
 }

@@ -232,6 +232,43 @@ describe("sign-in", () => {
     expect(locked.status).toBe(429);
     expect(await locked.text()).toContain("Too many sign-in attempts");
   }, 60_000);
+
+  it("checks at most the limit of passwords when attempts arrive all at once", async () => {
+    await insertAccount("stampede", "the-right-one");
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, attempt) =>
+        postForm("/auth", { intent: "login", username: "stampede", password: `guess-${attempt}` }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    const locked = await postForm("/auth", {
+      intent: "login",
+      username: "stampede",
+      password: "the-right-one",
+    });
+    expect(locked.status).toBe(429);
+  }, 60_000);
+
+  it("forgives the failures before a successful sign-in", async () => {
+    await insertAccount("forgetful", "the-right-one");
+    for (let attempt = 0; attempt < 9; attempt++) {
+      const response = await postForm("/auth", {
+        intent: "login",
+        username: "forgetful",
+        password: `guess-${attempt}`,
+      });
+      expect(response.status).toBe(401);
+    }
+    await expect(signIn("forgetful", "the-right-one")).resolves.toMatch(/^__session=/);
+    const afterwards = await postForm("/auth", {
+      intent: "login",
+      username: "forgetful",
+      password: "wrong-again",
+    });
+    expect(afterwards.status).toBe(401);
+  }, 60_000);
 });
 
 describe("sign-out", () => {
