@@ -1,6 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { readForm } from "~/lib/form-data.server";
+import { bookingDeps, cancelBooking } from "~/models/bookings.server";
+import { listExpertCommitments } from "~/models/experts.server";
+import { actorOf, declineQuestion, questionDeps } from "~/models/questions.server";
 import { endSubscriptionOfDeletedAccount, subscriptionDeps } from "~/models/subscriptions.server";
 import {
   changeUserPassword,
@@ -9,6 +12,7 @@ import {
   updateUserProfile,
 } from "~/models/users.server";
 import { AccountProfileSchema, ChangePasswordSchema, WRONG_CURRENT_PASSWORD_MESSAGE } from "~/schemas/auth";
+import { invalidateExpert } from "~/services/cache.server";
 import { redirectWithToast } from "~/services/flash.server";
 import { clearSessionCookie, currentSessionId, endSession, forgetCachedUser } from "./session.server";
 
@@ -68,16 +72,14 @@ export async function handleAccountAction(
       );
     }
     case "delete": {
-      // A deleted person is never billed again: their subscription ends first, or nothing is deleted.
-      const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
-      if (!ended.ok) {
+      const closed = await closeAccount(context, user);
+      if (!closed.ok) {
         return redirectWithToast(new URL(request.url).pathname, {
           title: "Account deletion failed.",
-          description: ended.message,
+          description: closed.message,
           variant: "destructive",
         });
       }
-      await deleteUserAccount(db, user.id, new Date(context.now()));
       return redirectWithToast(
         "/",
         { title: "Account deleted", description: "Your account and personal details have been removed." },
@@ -87,4 +89,36 @@ export async function handleAccountAction(
     default:
       return data({ intent: null, result: null, ok: false, error: "Unknown action." }, { status: 400 });
   }
+}
+
+/**
+ * Deletes the signed-in person's account (settings page and DELETE /api/users/{id}). A deleted person
+ * is never billed again: their subscription ends first, or nothing is deleted. An expert's clients are
+ * not left paying for work that will not happen: upcoming sessions are cancelled and refunded, and
+ * open questions declined (their cards are not charged), before the profile disappears.
+ */
+export async function closeAccount(
+  context: AppLoadContext,
+  user: SessionUser,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
+  if (!ended.ok) return ended;
+  const expert = user.expertProfile;
+  if (expert) {
+    const { upcomingBookingIds, openQuestionIds } = await listExpertCommitments(
+      context.primaryDb,
+      expert.id,
+      context.now(),
+    );
+    const actor = actorOf(user);
+    for (const bookingId of upcomingBookingIds) {
+      await cancelBooking(bookingDeps(context), { actor, bookingId });
+    }
+    for (const questionId of openQuestionIds) {
+      await declineQuestion(questionDeps(context), { actor, questionId });
+    }
+  }
+  await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
+  if (expert) await invalidateExpert(context.cache, { id: expert.id, customUrls: [expert.customUrl] });
+  return { ok: true };
 }

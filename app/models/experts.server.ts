@@ -344,6 +344,18 @@ export const DASHBOARD_PENDING_LIMIT = 5;
 export const DASHBOARD_UPCOMING_LIMIT = 3;
 const HOUR_MS = 60 * 60 * 1000;
 
+/** What an expert still owes clients: sessions not yet over and questions not yet answered. */
+export async function listExpertCommitments(db: Database, expertId: number, now: number) {
+  const [upcoming, open] = await db.batch([
+    upcomingBookingsQuery(db, { expertId, now: new Date(now) }),
+    db
+      .select({ id: questions.id })
+      .from(questions)
+      .where(and(eq(questions.expertId, expertId), inArray(questions.status, [...OPEN_QUESTION_STATUSES]))),
+  ]);
+  return { upcomingBookingIds: upcoming.map((row) => row.id), openQuestionIds: open.map((row) => row.id) };
+}
+
 /**
  * The dashboard's cards and lists in one round trip: open questions, upcoming confirmed sessions,
  * the real mean response time (answeredAt - paidAt) and the mean review rating.

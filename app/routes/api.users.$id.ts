@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { closeAccount } from "~/auth/account.server";
 import { clearSessionCookie, forgetCachedUser } from "~/auth/session.server";
 import { publicUser } from "~/auth/status.server";
 import { apiError, readJson, requireApiUser } from "~/lib/api.server";
-import { endSubscriptionOfDeletedAccount, subscriptionDeps } from "~/models/subscriptions.server";
-import { deleteUserAccount, getSessionUserById, updateUserProfile } from "~/models/users.server";
+import { getSessionUserById, updateUserProfile } from "~/models/users.server";
 import { AccountProfileSchema } from "~/schemas/auth";
 
 /** PATCH /api/users/{id} {name, email}; DELETE /api/users/{id}. Only ever the caller's own account. */
@@ -24,10 +24,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       });
     }
     case "DELETE": {
-      // A deleted person is never billed again: their subscription ends first, or nothing is deleted.
-      const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
-      if (!ended.ok) return apiError(502, ended.message);
-      await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
+      const closed = await closeAccount(context, user);
+      if (!closed.ok) return apiError(502, closed.message);
       return Response.json({ success: true }, { headers: { "Set-Cookie": clearSessionCookie() } });
     }
     default:

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { bookings } from "~/db/schema.server";
 import { localToInstant } from "~/lib/slots";
 import { freeExpiredHolds, refundBooking } from "~/models/bookings.server";
-import { db, get, postRaw } from "../support/accounts";
+import { db, get, postForm, postRaw } from "../support/accounts";
 import {
   book,
   bookableDate,
@@ -18,7 +18,14 @@ import {
   newBookableExpert,
   notificationKinds,
 } from "../support/bookings";
-import { newClient, type Person, postJson, toastFrom } from "../support/questions";
+import {
+  getQuestion,
+  newClient,
+  type Person,
+  pendingQuestion,
+  postJson,
+  toastFrom,
+} from "../support/questions";
 import { sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
 
 type Held = {
@@ -442,6 +449,26 @@ describe("cancelling a paid session", () => {
     expect((await cancel(held.bookingId, stranger.cookie)).status).toBe(403);
     expect((await getBooking(held.bookingId)).status).toBe("confirmed");
     expect(await refundRequests(held.paymentIntentId)).toHaveLength(0);
+  });
+});
+
+describe("an expert who deletes their account", () => {
+  it("cancels and refunds their upcoming sessions and declines their open questions first", async () => {
+    const { expert, client, held } = await paidBooking(15000);
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    // The profile as cached in KV (a signed-in request skips only the edge cache, which lapses in a minute).
+    expect((await get(`/expert/${expert.expertId}`, client.cookie)).status).toBe(200);
+
+    const response = await postForm("/expert/account", { intent: "delete" }, { cookie: expert.cookie });
+    expect(response.status).toBe(302);
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    expect(await getBooking(held.bookingId)).toMatchObject({ status: "cancelled" });
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect((await getQuestion(question.id)).status).toBe("rejected");
+    expect(await notificationKinds(client.userId)).toEqual(
+      expect.arrayContaining(["booking_cancelled", "question_declined"]),
+    );
+    expect((await get(`/expert/${expert.expertId}`, client.cookie)).status).toBe(404);
   });
 });
 
