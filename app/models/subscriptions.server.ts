@@ -164,25 +164,24 @@ export async function startSubscription(deps: SubscriptionDeps, userId: number):
   }
 
   try {
-    // An unpaid subscription is paid for again, never duplicated.
-    if (state.stripeSubscriptionId && state.status === "incomplete") {
-      const existing = await stripe.subscriptions.retrieve(state.stripeSubscriptionId, {
-        expand: ["latest_invoice.confirmation_secret"],
-      });
-      const secret = invoiceSecret(existing);
-      if (existing.status === "incomplete" && secret) {
+    // The previous subscription is asked about at Stripe, never assumed over from our row: a renewal
+    // whose webhook is late leaves the row `lapsed` while Stripe still bills it.
+    if (state.stripeSubscriptionId && state.status !== "canceled") {
+      const existing = await retrieveAtStripe(stripe, state.stripeSubscriptionId);
+      const existingStatus = existing ? statusFromStripe(existing.status) : "canceled";
+      // An unpaid subscription is paid for again, never duplicated.
+      const secret = existing ? invoiceSecret(existing) : null;
+      if (existing && existingStatus === "incomplete" && secret) {
         return { status: "requires_payment", subscriptionId: existing.id, clientSecret: secret };
       }
-      // Paid after all (the return and the webhook were both missed): that is the subscription.
-      if (statusFromStripe(existing.status) === "active") {
+      // Paid after all (the return and the webhooks were missed or are late): that is the subscription.
+      if (existing && existingStatus === "active") {
         const statements = subscriptionStateStatements(db, { userId, subscription: existing, at: now });
         if (statements.length > 0) await db.batch(statements as [(typeof statements)[0]]);
         return { status: "refused", httpStatus: 409, message: SUBSCRIPTION_MESSAGES.alreadyActive };
       }
-    }
-    // A subscription whose renewal failed is replaced, not doubled: end it at Stripe first.
-    if (state.stripeSubscriptionId && ["past_due", "unpaid"].includes(state.status ?? "")) {
-      await cancelAtStripe(stripe, state.stripeSubscriptionId);
+      // One whose renewal failed is replaced, not doubled: it ends at Stripe first.
+      if (existingStatus !== "canceled") await cancelAtStripe(stripe, state.stripeSubscriptionId);
     }
 
     const priceId = deps.priceId;
@@ -282,11 +281,28 @@ async function ensureCustomer(
 }
 
 /** Ends a subscription at Stripe now; one that is already gone counts as ended. */
+const isMissingAtStripe = (error: unknown) =>
+  error instanceof StripeApiError && (error.statusCode === 404 || error.code === "resource_missing");
+
+/** The subscription as Stripe has it, with its latest invoice's secret; null when Stripe has none. */
+async function retrieveAtStripe(stripe: StripeClient, subscriptionId: string) {
+  try {
+    return await stripe.subscriptions.retrieve(subscriptionId, {
+      expand: ["latest_invoice.confirmation_secret"],
+    });
+  } catch (error) {
+    if (isMissingAtStripe(error)) {
+      return null;
+    }
+    throw error;
+  }
+}
+
 async function cancelAtStripe(stripe: StripeClient, subscriptionId: string) {
   try {
     await stripe.subscriptions.cancel(subscriptionId);
   } catch (error) {
-    if (error instanceof StripeApiError && (error.statusCode === 404 || error.code === "resource_missing")) {
+    if (isMissingAtStripe(error)) {
       return;
     }
     throw error;

@@ -9,7 +9,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDatabase } from "~/db/client.server";
 import { notifications, payments, questions, stripeEvents, users } from "~/db/schema.server";
-import { startSubscription } from "~/models/subscriptions.server";
+import { lapseEndedSubscriptions, startSubscription } from "~/models/subscriptions.server";
 import { createStripeClient } from "~/services/stripe.server";
 import { db, get, insertAccount, postForm } from "../support/accounts";
 import { getLedger, getQuestion, newClient, newExpert, postJson, toastFrom } from "../support/questions";
@@ -417,6 +417,32 @@ describe("Stripe's subscription webhooks", () => {
     const old = await stripeFake.subscription(subscriber.subscriptionId);
     await deliver(stripeEvent("customer.subscription.deleted", old, { created: later + 5 }));
     expect((await userRow(subscriber.userId)).subscriptionStatus).toBe("incomplete");
+  });
+
+  it("never starts a second subscription while the first still renews at Stripe, its webhook late", async () => {
+    const subscriber = await activeSubscriber();
+    await stripeFake.renew(subscriber.subscriptionId);
+    // The renewal's webhooks have not arrived and the paid period has ended here: the row lapses.
+    await db()
+      .update(users)
+      .set({ subscriptionEndDate: new Date(Date.now() - 1000) })
+      .where(eq(users.id, subscriber.userId));
+    expect(await lapseEndedSubscriptions(db(), new Date())).toContain(subscriber.userId);
+
+    const again = await requestSubscription({}, subscriber.cookie);
+    expect(again.response.status).toBe(409);
+    expect(again.body.error).toContain("You already have an active subscription.");
+    const creations = (
+      await stripeFake.requests((await userRow(subscriber.userId)).stripeCustomerId!)
+    ).filter((call) => call.path === "/v1/subscriptions");
+    expect(creations).toHaveLength(1);
+    expect((await stripeFake.subscription(subscriber.subscriptionId)).status).toBe("active");
+    const row = await userRow(subscriber.userId);
+    expect(row).toMatchObject({
+      stripeSubscriptionId: subscriber.subscriptionId,
+      subscriptionStatus: "active",
+    });
+    expect(row.subscriptionEndDate!.getTime()).toBeGreaterThan(Date.now());
   });
 
   it("logs and acknowledges an event for an unknown customer, changing nothing", async () => {
