@@ -19,6 +19,7 @@ import {
   captureQuestionPayment,
   listQuestionsAwaitingCapture,
   type QuestionDeps,
+  questionMovedNow,
 } from "~/models/questions.server";
 
 export const REMINDER_AFTER_MS = 12 * 60 * 60 * 1000;
@@ -124,6 +125,7 @@ export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_
     try {
       const expertUserId = await expertUserOf(db, question.expertId);
       const subscriber = question.paymentState === "subscription";
+      const expiredNow = questionMovedNow(question.id, "expired", now);
       const [updated] = await db.batch([
         db
           .update(questions)
@@ -134,26 +136,34 @@ export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_
         ...unchargedQuestionLedgerStatements(db, question, now),
         ...(question.userId === null
           ? []
-          : notificationStatements(db, {
-              userId: question.userId,
-              kind: "question_expired",
-              title: "No answer in time: you were not charged",
-              body: subscriber
-                ? "The expert did not answer within 24 hours. Today's question is yours to ask again."
-                : "The expert did not answer within 24 hours, so your card was not charged.",
-              link: "/dashboard/questions",
-              dedupeKey: `question_expired:question:${question.id}`,
-            })),
+          : notificationStatements(
+              db,
+              {
+                userId: question.userId,
+                kind: "question_expired",
+                title: "No answer in time: you were not charged",
+                body: subscriber
+                  ? "The expert did not answer within 24 hours. Today's question is yours to ask again."
+                  : "The expert did not answer within 24 hours, so your card was not charged.",
+                link: "/dashboard/questions",
+                dedupeKey: `question_expired:question:${question.id}`,
+              },
+              { when: expiredNow },
+            )),
         ...(expertUserId === null
           ? []
-          : notificationStatements(db, {
-              userId: expertUserId,
-              kind: "question_expired",
-              title: "A question expired unanswered",
-              body: "A question passed its 24-hour deadline without an answer. The client was not charged.",
-              link: "/expert/questions",
-              dedupeKey: `question_expired:question:${question.id}`,
-            })),
+          : notificationStatements(
+              db,
+              {
+                userId: expertUserId,
+                kind: "question_expired",
+                title: "A question expired unanswered",
+                body: "A question passed its 24-hour deadline without an answer. The client was not charged.",
+                link: "/expert/questions",
+                dedupeKey: `question_expired:question:${question.id}`,
+              },
+              { when: expiredNow },
+            )),
       ]);
       if ((updated as unknown[]).length === 0) continue;
       report.changed += 1;

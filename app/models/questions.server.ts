@@ -752,14 +752,18 @@ export async function answerQuestion(
       : []),
     ...(question.userId === null
       ? []
-      : notificationStatements(db, {
-          userId: question.userId,
-          kind: "question_answered",
-          title: "Your question was answered",
-          body: `${expertName} answered your question.`,
-          link: `/questions/${question.id}`,
-          dedupeKey: `question_answered:question:${question.id}`,
-        })),
+      : notificationStatements(
+          db,
+          {
+            userId: question.userId,
+            kind: "question_answered",
+            title: "Your question was answered",
+            body: `${expertName} answered your question.`,
+            link: `/questions/${question.id}`,
+            dedupeKey: `question_answered:question:${question.id}`,
+          },
+          { when: questionMovedNow(question.id, "answered", now) },
+        )),
   ]);
   void rest;
   if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
@@ -860,6 +864,17 @@ export async function captureQuestionPayment(
   return { ok: false, message: outcome.error };
 }
 
+/**
+ * True only in the batch that moved the question to `status` at `now`: its notices are written with
+ * it, so a batch that lost a race (answered and declined at once, say) tells nobody anything false.
+ */
+export function questionMovedNow(questionId: number, status: QuestionStatus, now: Date) {
+  const at = { answered: questions.answeredAt, rejected: questions.declinedAt, expired: questions.expiredAt }[
+    status as "answered" | "rejected" | "expired"
+  ];
+  return sql`exists (select 1 from ${questions} where ${questions.id} = ${questionId} and ${questions.status} = ${status} and ${at} = ${now.getTime()})`;
+}
+
 export type DeclineResult = { ok: true; payment: PaymentOutcome } | Refusal;
 
 /**
@@ -885,16 +900,20 @@ export async function declineQuestion(
     ...unchargedQuestionLedgerStatements(db, question, now),
     ...(question.userId === null
       ? []
-      : notificationStatements(db, {
-          userId: question.userId,
-          kind: "question_declined",
-          title: "Your question was declined",
-          body: restoresAllowance
-            ? `${expertName} declined your question. Today's question is yours to ask again.`
-            : `${expertName} declined your question. You were not charged.`,
-          link: `/questions/${question.id}`,
-          dedupeKey: `question_declined:question:${question.id}`,
-        })),
+      : notificationStatements(
+          db,
+          {
+            userId: question.userId,
+            kind: "question_declined",
+            title: "Your question was declined",
+            body: restoresAllowance
+              ? `${expertName} declined your question. Today's question is yours to ask again.`
+              : `${expertName} declined your question. You were not charged.`,
+            link: `/questions/${question.id}`,
+            dedupeKey: `question_declined:question:${question.id}`,
+          },
+          { when: questionMovedNow(question.id, "rejected", now) },
+        )),
   ]);
   if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
   if (question.paymentState !== "authorized") return { ok: true, payment: "none" };

@@ -1,0 +1,102 @@
+/**
+ * A question changed by someone else between a request's read and its write (an answer that lands as
+ * the scheduled task expires the question, or as an admin declines it): the request that lost the race
+ * changes nothing and tells nobody anything, so no one reads "you were not charged" for a charged answer.
+ */
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createDatabase, type Database } from "~/db/client.server";
+import { questions } from "~/db/schema.server";
+import { expireQuestions } from "~/models/deadlines.server";
+import { answerQuestion, declineQuestion } from "~/models/questions.server";
+import { insertQuestion } from "../factories";
+import { newClient, newExpert, notificationsOf } from "./support/questions";
+
+const HOUR = 60 * 60 * 1000;
+
+/** The database as a request sees it, where `change` commits just before the request's first batch. */
+function changedBeforeFirstBatch(change: (db: Database) => Promise<unknown>): Database {
+  const db = createDatabase(env.DB);
+  let changed = false;
+  return new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property);
+      if (property === "batch") {
+        return async (...statements: Parameters<Database["batch"]>) => {
+          if (!changed) {
+            changed = true;
+            await change(target);
+          }
+          return target.batch(...statements);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const answerNow = (questionId: number) => (db: Database) =>
+  db
+    .update(questions)
+    .set({ status: "answered", answer: "Here is what I would do.", answeredAt: new Date() })
+    .where(eq(questions.id, questionId));
+
+const declineNow = (questionId: number) => (db: Database) =>
+  db
+    .update(questions)
+    .set({ status: "rejected", declinedAt: new Date() })
+    .where(eq(questions.id, questionId));
+
+async function openQuestion(overdue = false) {
+  const expert = await newExpert("racer");
+  const client = await newClient("race-client");
+  const paidAt = new Date(Date.now() - (overdue ? 25 * HOUR : 0));
+  const question = await insertQuestion(createDatabase(env.DB), {
+    userId: client.userId,
+    expertId: expert.expertId,
+    paidAt,
+    createdAt: paidAt,
+    deadlineAt: new Date(paidAt.getTime() + 24 * HOUR),
+  });
+  const actor = { userId: expert.userId, expertId: expert.expertId, isAdmin: false };
+  return { expert, client, question, actor };
+}
+
+const kinds = async (userId: number) => (await notificationsOf(userId)).map((row) => row.kind);
+
+describe("a question that changed under a request", () => {
+  it("is not expired, and nobody is told it was, when the answer lands first", async () => {
+    const { expert, client, question } = await openQuestion(true);
+    const db = changedBeforeFirstBatch(answerNow(question.id));
+    const report = await expireQuestions({ db, stripe: null, now: new Date() });
+    expect(report.changed).toBe(0);
+    expect((await db.select().from(questions).where(eq(questions.id, question.id)))[0].status).toBe(
+      "answered",
+    );
+    expect(await kinds(client.userId)).not.toContain("question_expired");
+    expect(await kinds(expert.userId)).not.toContain("question_expired");
+  });
+
+  it("is not declined, and the asker is not told so, when the answer lands first", async () => {
+    const { client, question, actor } = await openQuestion();
+    const db = changedBeforeFirstBatch(answerNow(question.id));
+    const result = await declineQuestion(
+      { db, stripe: null, now: new Date() },
+      { actor, questionId: question.id },
+    );
+    expect(result.ok).toBe(false);
+    expect(await kinds(client.userId)).not.toContain("question_declined");
+  });
+
+  it("is not answered, and the asker is not told so, when a decline lands first", async () => {
+    const { client, question, actor } = await openQuestion();
+    const db = changedBeforeFirstBatch(declineNow(question.id));
+    const result = await answerQuestion(
+      { db, stripe: null, now: new Date() },
+      { actor, questionId: question.id, answer: "Too late.", status: "answered" },
+    );
+    expect(result.ok).toBe(false);
+    expect(await kinds(client.userId)).not.toContain("question_answered");
+  });
+});
