@@ -303,14 +303,23 @@ export type SlotQuery = {
   timeZone: string;
   /** Now (epoch ms): slots that have started are gone. */
   now: number;
-  /** Starts of sessions already booked or held (epoch ms): those slots are taken. */
+  /** Starts of sessions already booked or held (epoch ms): slots that meet them are taken. */
   busy?: Iterable<number>;
   horizonDays?: number;
 };
 
 /**
+ * Whether a session starting at `startsAt` would meet one starting at any of `busy`. Every session
+ * lasts an hour, so starts less than an hour apart overlap: after an expert moves to a zone with a
+ * half-hour offset, the new hours fall across sessions booked on the old ones.
+ */
+export function overlapsBusy(startsAt: number, busy: readonly number[]): boolean {
+  return busy.some((start) => Math.abs(start - startsAt) < SESSION_MS);
+}
+
+/**
  * Every slot from now to the booking horizon, in order: the schedule's hours minus the past and
- * minus the busy starts. Without `busy`, every scheduled hour (what the date picker enables).
+ * minus those that meet a busy session. Without `busy`, every scheduled hour (what the date picker enables).
  */
 export function upcomingSlots({
   schedule,
@@ -319,13 +328,14 @@ export function upcomingSlots({
   busy = [],
   horizonDays = BOOKING_HORIZON_DAYS,
 }: SlotQuery): Slot[] {
-  const taken = new Set(busy);
+  const taken = [...busy];
   const last = now + horizonDays * DAY_MS;
   const today = dateInZone(now, timeZone);
   const slots: Slot[] = [];
   for (let offset = 0; offset <= horizonDays + 1; offset++) {
     for (const slot of slotsForDate(schedule, timeZone, addDays(today, offset))) {
-      if (slot.startsAt > now && slot.startsAt <= last && !taken.has(slot.startsAt)) slots.push(slot);
+      if (slot.startsAt > now && slot.startsAt <= last && !overlapsBusy(slot.startsAt, taken))
+        slots.push(slot);
     }
   }
   return slots;

@@ -42,6 +42,7 @@ import {
   HOLD_MS,
   instantToLocal,
   MEETING_LINK_LEAD_MINUTES,
+  overlapsBusy,
   resolveSlot,
   type ScheduleWindow,
   type Slot,
@@ -227,14 +228,29 @@ export async function listBusyStarts(db: Database, expertId: number, now: Date):
 
 /** The free slots of one of the expert's local dates (the fresh list a refused client is shown). */
 export async function freeSlotsOn(db: Database, expert: BookingExpert, date: string, now: Date) {
-  const busy = new Set(await listBusyStarts(db, expert.id, now));
+  const busy = await listBusyStarts(db, expert.id, now);
   return slotsForDate(expert.schedule, expert.timeZone, date).filter(
-    (slot) => slot.startsAt > now.getTime() && !busy.has(slot.startsAt),
+    (slot) => slot.startsAt > now.getTime() && !overlapsBusy(slot.startsAt, busy),
   );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Booking
+
+async function slotTakenRefusal(
+  db: Database,
+  expert: BookingExpert,
+  date: string,
+  now: Date,
+): Promise<CreateBookingResult> {
+  return {
+    status: "refused",
+    httpStatus: 409,
+    message: BOOKING_REFUSALS.slotTaken,
+    field: "time",
+    slots: await freeSlotsOn(db, expert, date, now),
+  };
+}
 
 export type Booker = { id: number; username: string; name: string | null; email: string };
 
@@ -343,6 +359,12 @@ export async function createBooking(
     return { status: "refused", httpStatus: 400, message, field };
   }
   const slot = resolved.slot;
+  // The unique index settles a race for the same start; a session that would overlap one starting
+  // at another time (booked before the expert changed zone) is refused here.
+  const otherStarts = (await listBusyStarts(db, expert.id, now)).filter((start) => start !== slot.startsAt);
+  if (overlapsBusy(slot.startsAt, otherStarts)) {
+    return slotTakenRefusal(db, expert, slot.date, now);
+  }
   const price = expert.sessionPrice;
   const details = { name: request.name, email: request.email, notes: request.message };
 
@@ -407,13 +429,7 @@ export async function createBooking(
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // The unique index decided: someone else holds or booked this start.
-    return {
-      status: "refused",
-      httpStatus: 409,
-      message: BOOKING_REFUSALS.slotTaken,
-      field: "time",
-      slots: await freeSlotsOn(db, expert, slot.date, now),
-    };
+    return slotTakenRefusal(db, expert, slot.date, now);
   }
 
   if (!deps.stripe || price <= 0) {

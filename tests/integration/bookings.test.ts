@@ -12,7 +12,7 @@ import { instantToLocal, localToInstant } from "~/lib/slots";
 import { createBooking, freeExpiredHolds } from "~/models/bookings.server";
 import { getExpertDashboard } from "~/models/experts.server";
 import { cacheKeys } from "~/services/cache.server";
-import { insertBooking } from "../factories";
+import { bookingTimes, insertBooking } from "../factories";
 import { db, get, postForm, postRaw } from "./support/accounts";
 import {
   book,
@@ -405,6 +405,34 @@ describe("holds and races", () => {
       (row) => row.status !== "expired" && row.status !== "cancelled",
     );
     expect(live).toHaveLength(1);
+  });
+
+  it("never offers or books an hour that overlaps a session booked on another half hour", async () => {
+    // A session at 10:30, as one booked before the expert moved to a zone with a half-hour offset.
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const date = bookableDate({ n: 5 });
+    await insertBooking(db(), {
+      userId: client.userId,
+      expertId: expert.expertId,
+      ...bookingTimes(date, "10:30", "America/New_York"),
+      status: "confirmed",
+    });
+    const offered = (await (
+      await get(`/api/experts/${expert.expertId}/availability?date=${date}`)
+    ).json()) as {
+      slots: { time: string }[];
+    };
+    const times = offered.slots.map((slot) => slot.time);
+    expect(times).not.toContain("10:00");
+    expect(times).not.toContain("11:00");
+    expect(times).toContain("12:00");
+    for (const time of ["10:00", "11:00"]) {
+      const refused = await book(client, { expertId: expert.expertId, date, time });
+      expect(refused.status, time).toBe(409);
+      expect(((await refused.json()) as Refusal).slots?.map((slot) => slot.time)).not.toContain("11:00");
+    }
+    await bookOk(client, { expertId: expert.expertId, date, time: "12:00" });
   });
 
   it("keeps a slot held by an unpaid booking, and frees it once the hold passes 15 minutes", async () => {

@@ -15,6 +15,7 @@ import {
   isValidDate,
   localToInstant,
   monthGrid,
+  overlapsBusy,
   resolveSlot,
   type ScheduleWindow,
   slotsForDate,
@@ -272,6 +273,18 @@ describe("the slots a client is offered (upcomingSlots)", () => {
       "10:00",
     ]);
     expect(all.every((slot) => slot.startsAt > now && slot.startsAt <= now + 7 * 86_400_000)).toBe(true);
+  });
+});
+
+describe("overlapping sessions (overlapsBusy)", () => {
+  it("takes every start less than an hour from a busy one, and nothing an hour or more away", () => {
+    const busy = [utc("2026-01-13T15:30:00Z")];
+    expect(overlapsBusy(utc("2026-01-13T15:00:00Z"), busy)).toBe(true);
+    expect(overlapsBusy(utc("2026-01-13T15:30:00Z"), busy)).toBe(true);
+    expect(overlapsBusy(utc("2026-01-13T16:00:00Z"), busy)).toBe(true);
+    expect(overlapsBusy(utc("2026-01-13T14:30:00Z"), busy)).toBe(false);
+    expect(overlapsBusy(utc("2026-01-13T16:30:00Z"), busy)).toBe(false);
+    expect(overlapsBusy(utc("2026-01-13T15:00:00Z"), [])).toBe(false);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   formatLongDate,
   instantToLocal,
   monthOf,
+  overlapsBusy,
   type ScheduleWindow,
   type Slot,
   slotsOnViewerDate,
@@ -139,8 +140,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     [expert.schedule, expert.timeZone, now],
   );
   const free = useMemo(() => {
-    const taken = new Set([...busy, ...takenNow]);
-    return scheduled.filter((slot) => !taken.has(slot.startsAt));
+    const taken = [...busy, ...takenNow];
+    return scheduled.filter((slot) => !overlapsBusy(slot.startsAt, taken));
   }, [scheduled, busy, takenNow]);
   const enabledDates = useMemo(() => viewerDates(scheduled, viewerZone), [scheduled, viewerZone]);
   const today = dateInZone(now, viewerZone);
