@@ -314,14 +314,16 @@ export async function listSitemapEntries(db: Database, limit = 45_000): Promise<
   };
 }
 
+/**
+ * A review as anyone may read it: the rating, the comment and what was reviewed, never who wrote it
+ * nor which question (a published question is shown without its asker's name, and a reviewer was
+ * never told their name would be public).
+ */
 export type PublicReview = {
   id: number;
   rating: number;
   comment: string | null;
-  /** The reviewer's display name, or null when their account is gone. */
-  reviewerName: string | null;
-  bookingId: number | null;
-  questionId: number | null;
+  subject: "question" | "session";
   /** Epoch milliseconds. */
   createdAt: number;
 };
@@ -337,19 +339,11 @@ export async function listExpertReviews(
     rating: number;
     comment: string | null;
     booking_id: number | null;
-    question_id: number | null;
     created_at: number;
-    name: string | null;
-    first_name: string | null;
-    last_name: string | null;
-    username: string | null;
-    user_gone: number;
   }>(sql`
     SELECT r.id AS id, r.rating AS rating, r.comment AS comment, r.booking_id AS booking_id,
-      r.question_id AS question_id, r.created_at AS created_at, u.name AS name,
-      u.first_name AS first_name, u.last_name AS last_name, u.username AS username,
-      (u.id IS NULL OR u.deleted_at IS NOT NULL) AS user_gone
-    FROM reviews r LEFT JOIN users u ON u.id = r.user_id
+      r.created_at AS created_at
+    FROM reviews r
     WHERE r.expert_id = ${expertId}
     ORDER BY r.created_at DESC, r.id DESC
     LIMIT ${limit}`);
@@ -357,11 +351,7 @@ export async function listExpertReviews(
     id: row.id,
     rating: row.rating,
     comment: row.comment,
-    reviewerName: row.user_gone
-      ? null
-      : displayName({ ...row, firstName: row.first_name, lastName: row.last_name }),
-    bookingId: row.booking_id,
-    questionId: row.question_id,
+    subject: row.booking_id === null ? "question" : "session",
     createdAt: Number(row.created_at),
   }));
 }
