@@ -172,6 +172,7 @@ export const ASK_MESSAGES = {
     "You have already asked today's question included in your subscription. Your next question is available tomorrow (UTC).",
   paymentInit: "Failed to initialize payment. Please try again.",
   notFound: "Question not found.",
+  expertNotFound: "This expert could not be found. Please check the URL and try again.",
 } as const;
 
 export type Asker = { id: number; username: string; name: string | null; email: string };
@@ -201,6 +202,10 @@ export async function askQuestion(
 ): Promise<AskResult> {
   const { db, now } = deps;
   const target = await getAskTarget(db, input.expertId);
+  // An expert named but gone (deleted since the page loaded): never re-routed to someone else.
+  if (input.expertId !== null && !target.expert) {
+    return { status: "refused", httpStatus: 404, message: ASK_MESSAGES.expertNotFound };
+  }
   if (target.expert && target.expert.userId === input.asker.id) {
     return { status: "refused", httpStatus: 400, message: ASK_MESSAGES.ownQuestion };
   }

@@ -105,7 +105,8 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await getOptionalUser(context, request);
   if (!user) throw await redirectWithToast(loginPath(new URL(request.url).pathname), LOGIN_TOAST);
-  const submission = parseWithZod(await readForm(request), { schema: AskQuestionSchema });
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema: AskQuestionSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400 });
 
   const deps = questionDeps(context);
@@ -118,7 +119,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
   const result = await askQuestion(deps, {
     asker: user,
-    expertId: parseExpertId(params.expertId),
+    // To the expert in the address, unless the page found none there and so asked no one in particular.
+    expertId: form.get("noExpert") === "yes" ? null : parseExpertId(params.expertId),
     ask: submission.value,
   });
   if (result.status === "refused") {
@@ -321,6 +323,7 @@ export default function AskScreen() {
         ) : null}
 
         <Form method="post" {...getFormProps(form)} className="stack">
+          {expert ? null : <input type="hidden" name="noExpert" value="yes" />}
           {form.errors ? (
             <p className="form-error" role="alert" id={form.errorId}>
               {form.errors.join(" ")}

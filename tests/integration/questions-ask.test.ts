@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { emailOutbox, payments, questions } from "~/db/schema.server";
+import { emailOutbox, experts, payments, questions } from "~/db/schema.server";
 import { db, get, postForm, postRaw } from "./support/accounts";
 import { d1Queries } from "./support/discovery";
 import {
@@ -188,6 +188,34 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     expect(response.status).toBe(400);
     expect(await response.text()).toContain("You can&#x27;t ask yourself a question.");
     expect(await countQuestions(expert.userId)).toBe(0);
+  });
+
+  it("never sends a question meant for an expert who is gone to anyone else", async () => {
+    const expert = await newExpert("leaving", 2000);
+    const client = await newClient();
+    await db().update(experts).set({ deletedAt: new Date() }).where(eq(experts.id, expert.expertId));
+    const api = await postJson(
+      "/api/questions",
+      { question: QUESTION, expertId: expert.expertId },
+      client.cookie,
+    );
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({
+      error: "This expert could not be found. Please check the URL and try again.",
+    });
+    const form = await postForm(`/ask/${expert.expertId}`, { question: QUESTION }, { cookie: client.cookie });
+    expect(form.status).toBe(404);
+    expect(await form.text()).toContain("This expert could not be found.");
+    expect(await countQuestions(client.userId)).toBe(0);
+
+    // The page found no expert there and said so: its form asks no one in particular, for $5.
+    const general = await postForm(
+      "/ask/999999",
+      { question: QUESTION, noExpert: "yes" },
+      { cookie: client.cookie },
+    );
+    expect(general.status).toBe(302);
+    expect(await getQuestion(questionIdFrom(general))).toMatchObject({ expertId: null, amount: 500 });
   });
 
   it("takes the same question as JSON at POST /api/questions, ignoring any price sent", async () => {
