@@ -32,6 +32,7 @@ import {
   ledgerUpdateStatement,
   ledgerUpsertStatement,
   type PaymentSubject,
+  retrievePaymentIntent,
   unchargedQuestionLedgerStatements,
   verifyPaymentIntent,
 } from "~/models/payments.server";
@@ -244,17 +245,41 @@ export async function askQuestion(
     return { status: "pending", questionId, paymentState: "test_mode" };
   }
 
-  let question = input.retryQuestionId
-    ? await reuseUnpaidQuestion(db, input.retryQuestionId, input.asker.id, target, input.ask)
+  // A retry whose first try was paid after all (its answer was lost): that question, never a second.
+  const retried = input.retryQuestionId ? await getQuestionRow(db, input.retryQuestionId) : null;
+  if (
+    retried &&
+    retried.userId === input.asker.id &&
+    retried.paymentIntentId !== null &&
+    ["pending", "in_progress", "answered"].includes(retried.status)
+  ) {
+    return { status: "pending", questionId: retried.id, paymentState: "authorized" };
+  }
+  let question = retried
+    ? await reuseUnpaidQuestion(db, retried.id, input.asker.id, target, input.ask)
     : null;
+  let intent: PaymentIntent | null = null;
+  try {
+    // Paying again: the PaymentIntent already made for it, as Stripe has it now (a saved creation
+    // response would hide an authorisation, and expires after a day). A cancelled one starts afresh.
+    if (question?.paymentIntentId) {
+      intent = await retrievePaymentIntent(deps.stripe, question.paymentIntentId);
+      if (!intent || intent.status === "canceled") question = null;
+    }
+  } catch (error) {
+    console.error(
+      JSON.stringify({ level: "error", message: "retrieve payment intent failed", error: String(error) }),
+    );
+    return { status: "refused", httpStatus: 502, message: ASK_MESSAGES.paymentInit };
+  }
   if (!question) {
     const id = await insertUnpaidQuestion(db, input.asker, target, input.ask, target.price, now);
     question = (await getQuestionRow(db, id))!;
+    intent = null;
   }
 
-  let intent: PaymentIntent;
   try {
-    intent = await createPaymentIntent(deps.stripe, {
+    intent ??= await createPaymentIntent(deps.stripe, {
       subject: subjectOf(question.id),
       amount: question.amount,
       userId: input.asker.id,

@@ -138,6 +138,18 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 class LoginRequired extends Error {}
 
+/** A retry whose question was paid for after all (the first answer was lost): nothing more to pay. */
+class AlreadySubmitted extends Error {
+  constructor(readonly questionId: number) {
+    super("already submitted");
+  }
+}
+
+function submitted(navigate: ReturnType<typeof useNavigate>, questionId: number) {
+  toast({ title: "Success!", description: "Your question was submitted." });
+  navigate(`/thank-you?question=${questionId}`);
+}
+
 export default function AskScreen() {
   const { expert, ownProfile, price, mode, allowance, publishableKey, subscriptionPaymentFailed } =
     useLoaderData<typeof loader>();
@@ -202,6 +214,7 @@ export default function AskScreen() {
           clientSecret?: string;
         };
         if (!response.ok || !body.questionId) throw new Error(body.error ?? PAYMENT_TEXTS.initFailed);
+        if (body.status === "pending") throw new AlreadySubmitted(body.questionId);
         questionId = body.questionId;
         unpaidQuestionId.current = body.questionId;
         if (!body.clientSecret) throw new Error(PAYMENT_TEXTS.initFailed);
@@ -215,6 +228,11 @@ export default function AskScreen() {
           setStatus("Redirecting to login page...");
           toast(LOGIN_TOAST);
           navigate(loginPath(location.pathname));
+          return;
+        }
+        if (outcome.cause instanceof AlreadySubmitted) {
+          unpaidQuestionId.current = null;
+          submitted(navigate, outcome.cause.questionId);
           return;
         }
         const title = outcome.stage === "payment" || outcome.stage === "details" ? "Payment Failed" : "Error";
@@ -236,8 +254,7 @@ export default function AskScreen() {
         return;
       }
       unpaidQuestionId.current = null;
-      toast({ title: "Success!", description: "Your question was submitted." });
-      navigate(body.redirectTo ?? "/thank-you");
+      submitted(navigate, questionId!);
     } catch {
       toast({
         title: "Error",
