@@ -428,8 +428,24 @@ export async function createBooking(
     bookingId = inserted[0].id;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    // The unique index decided: someone else holds or booked this start.
-    return slotTakenRefusal(db, expert, slot.date, now);
+    // The unique index decided: someone holds or booked this start. If it is the caller's own unpaid
+    // hold (the answer to their first try was lost on its way back), it is theirs to pay.
+    const own = await ownLiveHold(db, {
+      userId: input.booker.id,
+      expertId: expert.id,
+      startsAt: slot.startsAt,
+      now,
+    });
+    if (!own || own.amount !== price) return slotTakenRefusal(db, expert, slot.date, now);
+    if (own.paymentIntentId) {
+      return (await reuseHold(deps, own, details)) ?? slotTakenRefusal(db, expert, slot.date, now);
+    }
+    // Its PaymentIntent was never recorded: made again below, Stripe replays the same one.
+    await db
+      .update(bookings)
+      .set({ ...details, holdExpiresAt: new Date(now.getTime() + HOLD_MS) })
+      .where(and(eq(bookings.id, own.id), eq(bookings.status, "awaiting_payment")));
+    bookingId = own.id;
   }
 
   if (!deps.stripe || price <= 0) {
@@ -499,6 +515,27 @@ export async function createBooking(
     amount: price,
     holdExpiresAt: now.getTime() + HOLD_MS,
   };
+}
+
+/** The caller's unpaid hold on an expert's start that has not run out, if any. */
+async function ownLiveHold(
+  db: Database,
+  { userId, expertId, startsAt, now }: { userId: number; expertId: number; startsAt: number; now: Date },
+): Promise<Booking | null> {
+  const [row] = await db
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.expertId, expertId),
+        eq(bookings.startsAt, new Date(startsAt)),
+        eq(bookings.status, "awaiting_payment"),
+        sql`${bookings.holdExpiresAt} > ${now.getTime()}`,
+      ),
+    )
+    .limit(1);
+  return row ?? null;
 }
 
 /** The caller's unpaid hold, kept for another 15 minutes, with its PaymentIntent's client secret. */

@@ -263,6 +263,28 @@ describe("races and holds with payments", () => {
     expect(rows.filter((row) => row.status === "awaiting_payment")).toHaveLength(1);
   });
 
+  it("gives a client whose first answer was lost their own hold back, never 'booked by someone else'", async () => {
+    const expert = await newBookableExpert();
+    const [client, other] = await Promise.all([newClient(), newClient()]);
+    const date = freshDate();
+    const first = await hold(client, expert.expertId, date);
+    // The browser never got the answer, so it tries again without the booking's id.
+    const again = await hold(client, expert.expertId, date);
+    expect(again).toMatchObject({ bookingId: first.bookingId, paymentIntentId: first.paymentIntentId });
+    const taken = await book(other, { expertId: expert.expertId, date, time: "10:00" });
+    expect(taken.status).toBe(409);
+
+    // Lost before its PaymentIntent was even recorded: Stripe replays the same one for the hold.
+    await db().update(bookings).set({ paymentIntentId: null }).where(eq(bookings.id, first.bookingId));
+    const third = await hold(client, expert.expertId, date);
+    expect(third).toMatchObject({ bookingId: first.bookingId, paymentIntentId: first.paymentIntentId });
+    expect((await getBooking(first.bookingId)).paymentIntentId).toBe(first.paymentIntentId);
+    const live = (await db().select().from(bookings).where(eq(bookings.expertId, expert.expertId))).filter(
+      (row) => row.status === "awaiting_payment",
+    );
+    expect(live).toHaveLength(1);
+  });
+
   it("frees a hold nobody paid after 15 minutes: the PaymentIntent is cancelled and the slot can be booked", async () => {
     const expert = await newBookableExpert();
     const [holder, next] = await Promise.all([newClient(), newClient()]);
