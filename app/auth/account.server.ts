@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { readForm } from "~/lib/form-data.server";
-import { bookingDeps, cancelBooking } from "~/models/bookings.server";
-import { listExpertCommitments } from "~/models/experts.server";
+import { bookingDeps, cancelBooking, releaseHoldsOfClosingExpert } from "~/models/bookings.server";
+import { imagesOfUser, listExpertCommitments } from "~/models/experts.server";
 import { actorOf, declineQuestion, questionDeps } from "~/models/questions.server";
 import { endSubscriptionOfDeletedAccount, subscriptionDeps } from "~/models/subscriptions.server";
 import {
@@ -13,6 +13,7 @@ import {
 } from "~/models/users.server";
 import { AccountProfileSchema, ChangePasswordSchema, WRONG_CURRENT_PASSWORD_MESSAGE } from "~/schemas/auth";
 import { invalidateExpert } from "~/services/cache.server";
+import { deleteImageIfUnused } from "~/services/expert-images.server";
 import { redirectWithToast } from "~/services/flash.server";
 import { clearSessionCookie, currentSessionId, endSession, forgetCachedUser } from "./session.server";
 
@@ -95,7 +96,8 @@ export async function handleAccountAction(
  * Deletes the signed-in person's account (settings page and DELETE /api/users/{id}). A deleted person
  * is never billed again: their subscription ends first, or nothing is deleted. An expert's clients are
  * not left paying for work that will not happen: upcoming sessions are cancelled and refunded, and
- * open questions declined (their cards are not charged), before the profile disappears.
+ * open questions declined (their cards are not charged), before the profile disappears. Their
+ * pictures are removed from storage.
  */
 export async function closeAccount(
   context: AppLoadContext,
@@ -117,8 +119,23 @@ export async function closeAccount(
     for (const questionId of openQuestionIds) {
       await declineQuestion(questionDeps(context), { actor, questionId });
     }
+    await releaseHoldsOfClosingExpert(bookingDeps(context), expert.id);
   }
+  const images = await imagesOfUser(context.primaryDb, user.id);
   await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
   if (expert) await invalidateExpert(context.cache, { id: expert.id, customUrls: [expert.customUrl] });
+  // Their pictures go too (unless another profile shows the same one); the account is gone either way.
+  for (const url of images) {
+    await deleteImageIfUnused(context, url).catch((error) =>
+      console.error(
+        JSON.stringify({
+          level: "error",
+          message: "deleting a closed account's image failed",
+          url,
+          error: String(error),
+        }),
+      ),
+    );
+  }
   return { ok: true };
 }

@@ -517,6 +517,41 @@ export async function createBooking(
   };
 }
 
+/**
+ * Before an expert's account is deleted: their unpaid and processing holds lapse, and their
+ * PaymentIntents are cancelled where Stripe still allows it. A payment that lands anyway finds a
+ * lapsed hold of a deleted expert, which is never revived, so it is refunded (at once or by the
+ * scheduled task).
+ */
+export async function releaseHoldsOfClosingExpert(deps: BookingDeps, expertId: number) {
+  const { db, now } = deps;
+  const holds = await db
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.expertId, expertId), inArray(bookings.status, ["awaiting_payment", "pending"])));
+  for (const hold of holds) {
+    await runBatch(db, [
+      db
+        .update(bookings)
+        .set({ status: "expired", holdExpiresAt: null })
+        .where(and(eq(bookings.id, hold.id), inArray(bookings.status, ["awaiting_payment", "pending"]))),
+      ledgerUpdateStatement(
+        db,
+        { bookingId: hold.id },
+        { status: "cancelled" },
+        { now, from: ["pending", "failed"] },
+      ),
+    ]);
+    if (deps.stripe && hold.paymentIntentId) {
+      await cancelPayment(deps.stripe, {
+        subject: subjectOf(hold.id),
+        paymentIntentId: hold.paymentIntentId,
+        reason: "abandoned",
+      });
+    }
+  }
+}
+
 /** The caller's unpaid hold on an expert's start that has not run out, if any. */
 async function ownLiveHold(
   db: Database,
@@ -625,6 +660,8 @@ function confirmStatements(
           eq(bookings.id, booking.id),
           confirmable,
           isNull(bookings.refundedAt),
+          // Nobody would hold the session of an expert whose account is gone: a late payment is refunded.
+          sql`not exists (select 1 from ${experts} where ${experts.id} = ${booking.expertId} and ${experts.deletedAt} is not null)`,
           paymentIntentId
             ? or(isNull(bookings.paymentIntentId), eq(bookings.paymentIntentId, paymentIntentId))
             : undefined,

@@ -337,6 +337,17 @@ export async function isImageInUse(db: Database, url: string): Promise<boolean> 
   return user !== undefined;
 }
 
+/** Every picture a person's account shows (theirs and their expert profile's), as stored URLs. */
+export async function imagesOfUser(db: Database, userId: number): Promise<string[]> {
+  const [row] = await db
+    .select({ user: users.profileImage, profile: experts.profileImage, header: experts.headerImage })
+    .from(users)
+    .leftJoin(experts, eq(experts.userId, users.id))
+    .where(eq(users.id, userId))
+    .limit(1);
+  return row ? [row.user, row.profile, row.header].filter((url): url is string => Boolean(url)) : [];
+}
+
 // ---------- Dashboard ----------
 
 const OPEN_QUESTION_STATUSES = ["pending", "in_progress"] as const;

@@ -165,6 +165,24 @@ describe("account settings", () => {
     expect(expert.isAvailable).toBe(false);
   });
 
+  it("removes a deleted expert's pictures from storage, keeping one another profile still shows", async () => {
+    const { expertId } = await insertAccount("pictured", "picture-pass", { role: "expert" });
+    const { expertId: otherId } = await insertAccount("same-logo", "logo-pass", { role: "expert" });
+    const own = "/media/images/own-face.png";
+    const shared = "/media/images/shared-logo.png";
+    for (const url of [own, shared]) await env.MEDIA.put(url.replace(/^\/media\//, ""), "png bytes");
+    await db()
+      .update(experts)
+      .set({ profileImage: own, headerImage: shared })
+      .where(eq(experts.id, expertId!));
+    await db().update(experts).set({ headerImage: shared }).where(eq(experts.id, otherId!));
+
+    const cookie = await signIn("pictured", "picture-pass");
+    expect((await postForm("/expert/account", { intent: "delete" }, { cookie })).status).toBe(302);
+    expect(await env.MEDIA.head("images/own-face.png")).toBeNull();
+    expect(await env.MEDIA.head("images/shared-logo.png")).not.toBeNull();
+  });
+
   it("signs out of the expert portal back to /expert/login", async () => {
     await insertAccount("portalleaver", "portal-pass", { role: "expert" });
     const cookie = await signIn("portalleaver", "portal-pass");

@@ -494,6 +494,37 @@ describe("an expert who deletes their account", () => {
   });
 });
 
+describe("a hold on an expert who deletes their account", () => {
+  it("lapses, and its PaymentIntent is cancelled", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    await postForm("/expert/account", { intent: "delete" }, { cookie: expert.cookie });
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect((await stripeFake.intent(held.paymentIntentId)).status).toBe("canceled");
+  });
+
+  it("refunds a payment that was already on its way, and never confirms the session", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    await stripeFake.setStatus(held.paymentIntentId, "processing");
+    expect((await confirm(client, held.bookingId, held.paymentIntentId)).status).toBe(200);
+    expect((await getBooking(held.bookingId)).status).toBe("pending");
+
+    await postForm("/expert/account", { intent: "delete" }, { cookie: expert.cookie });
+    // The bank payment goes through afterwards: Stripe tells the webhook, the browser comes back.
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    const late = await confirm(client, held.bookingId, held.paymentIntentId);
+    expect(late.status).toBe(409);
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    expect(await notificationKinds(client.userId)).not.toContain("booking_confirmed");
+  });
+});
+
 describe("the instant stored", () => {
   it("is the session's own UTC instant, whatever the client's zone", async () => {
     const expert = await newBookableExpert({ timeZone: "Europe/London" });
