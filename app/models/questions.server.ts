@@ -652,14 +652,24 @@ export async function onQuestionPaymentCanceled(
         .update(questions)
         .set({ status: "expired", expiredAt: now, paymentState: "cancelled" })
         .where(and(eq(questions.id, question.id), eq(questions.status, "awaiting_payment"))),
+      // Declined or expired; or answered, but the authorisation ran out (after 7 days) before a
+      // capture went through: nothing is left to capture, so it leaves the retry queue.
       db
         .update(questions)
         .set({ paymentState: "cancelled" })
         .where(
           and(
             eq(questions.id, question.id),
-            inArray(questions.status, ["rejected", "expired"]),
-            eq(questions.paymentState, "authorized"),
+            or(
+              and(
+                inArray(questions.status, ["rejected", "expired"]),
+                eq(questions.paymentState, "authorized"),
+              ),
+              and(
+                eq(questions.status, "answered"),
+                inArray(questions.paymentState, ["authorized", "capture_failed"]),
+              ),
+            ),
           ),
         ),
       ledgerUpdateStatement(

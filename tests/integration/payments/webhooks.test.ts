@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { stripeEvents } from "~/db/schema.server";
+import { questions, stripeEvents } from "~/db/schema.server";
+import { listQuestionsAwaitingCapture } from "~/models/questions.server";
 import { insertQuestion } from "../../factories";
 import { db, get } from "../support/accounts";
 import {
@@ -190,5 +191,27 @@ describe("the Stripe webhook (/webhooks/stripe)", () => {
       paymentState: "cancelled",
     });
     expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
+  });
+
+  it("takes an answered question whose authorisation Stripe cancelled out of the capture retries", async () => {
+    const { asked } = await unpaidQuestion();
+    const authorised = await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    await sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", authorised));
+    // Answered, but the capture was refused and the authorisation later ran out at Stripe.
+    await db()
+      .update(questions)
+      .set({ status: "answered", answer: "Late.", answeredAt: new Date(), paymentState: "capture_failed" })
+      .where(eq(questions.id, asked.questionId));
+    const queued = async () =>
+      (await listQuestionsAwaitingCapture(db(), { limit: 1000 })).map((row) => row.id);
+    expect(await queued()).toContain(asked.questionId);
+    const cancelled = await stripeFake.setStatus(asked.paymentIntentId, "canceled");
+    expect((await sendWebhook(stripeEvent("payment_intent.canceled", cancelled))).status).toBe(200);
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "answered",
+      paymentState: "cancelled",
+    });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
+    expect(await queued()).not.toContain(asked.questionId);
   });
 });
