@@ -48,6 +48,20 @@ async function hold(client: Person, expertId: number, date: string, time = "10:0
   return (await response.json()) as Held;
 }
 
+/** A client's hold that ran out, and the same slot held since by another client. */
+async function lapsedHoldRetaken(sessionPrice = 15000) {
+  const expert = await newBookableExpert({ sessionPrice });
+  const [slow, fast] = await Promise.all([newClient(), newClient()]);
+  const date = freshDate();
+  const held = await hold(slow, expert.expertId, date);
+  await db()
+    .update(bookings)
+    .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+    .where(eq(bookings.id, held.bookingId));
+  const taken = await hold(fast, expert.expertId, date);
+  return { slow, fast, held, taken };
+}
+
 const confirm = (client: Person, bookingId: number, paymentIntentId: string) =>
   postJson(`/api/bookings/${bookingId}/payment`, { paymentIntentId }, client.cookie);
 
@@ -312,16 +326,8 @@ describe("races and holds with payments", () => {
   });
 
   it("refunds a payment that arrives after its lapsed hold went to someone else", async () => {
-    const expert = await newBookableExpert({ sessionPrice: 15000 });
-    const [slow, fast] = await Promise.all([newClient(), newClient()]);
-    const date = freshDate();
-    const held = await hold(slow, expert.expertId, date);
     // The hold runs out and another client books and pays for the slot.
-    await db()
-      .update(bookings)
-      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(bookings.id, held.bookingId));
-    const taken = await hold(fast, expert.expertId, date);
+    const { slow, fast, held, taken } = await lapsedHoldRetaken();
     await stripeFake.setStatus(taken.paymentIntentId, "succeeded");
     expect((await confirm(fast, taken.bookingId, taken.paymentIntentId)).status).toBe(200);
     expect((await getBooking(held.bookingId)).status).toBe("expired");
@@ -338,15 +344,7 @@ describe("races and holds with payments", () => {
   });
 
   it("never confirms a late payment once it was refunded, even when the slot is free again", async () => {
-    const expert = await newBookableExpert({ sessionPrice: 15000 });
-    const [slow, fast] = await Promise.all([newClient(), newClient()]);
-    const date = freshDate();
-    const held = await hold(slow, expert.expertId, date);
-    await db()
-      .update(bookings)
-      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(bookings.id, held.bookingId));
-    const taken = await hold(fast, expert.expertId, date);
+    const { slow, held, taken } = await lapsedHoldRetaken();
     // The late payment is refunded because the slot is taken...
     const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
     expect((await confirm(slow, held.bookingId, held.paymentIntentId)).status).toBe(409);
@@ -372,15 +370,7 @@ describe("races and holds with payments", () => {
   });
 
   it("has the scheduled task refund a late payment the webhook recorded for a slot already taken", async () => {
-    const expert = await newBookableExpert();
-    const [slow, fast] = await Promise.all([newClient(), newClient()]);
-    const date = freshDate();
-    const held = await hold(slow, expert.expertId, date);
-    await db()
-      .update(bookings)
-      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
-      .where(eq(bookings.id, held.bookingId));
-    await hold(fast, expert.expertId, date);
+    const { slow, held } = await lapsedHoldRetaken(12000);
     const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
     const hook = await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
     expect(await hook.json()).toMatchObject({ note: "paid after the hold expired" });

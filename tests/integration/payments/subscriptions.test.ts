@@ -54,6 +54,17 @@ async function activeSubscriber() {
   return started;
 }
 
+/** Subscribing again is refused as already active, and Stripe made no second subscription. */
+async function expectRefusedAsActive(subscriber: { userId: number; cookie: string }) {
+  const again = await requestSubscription({}, subscriber.cookie);
+  expect(again.response.status).toBe(409);
+  expect(again.body.error).toContain("You already have an active subscription.");
+  const creations = (await stripeFake.requests((await userRow(subscriber.userId)).stripeCustomerId!)).filter(
+    (call) => call.path === "/v1/subscriptions",
+  );
+  expect(creations).toHaveLength(1);
+}
+
 /** Sends Stripe's events for a change, in the order given, and returns their results. */
 async function deliver(...events: Record<string, unknown>[]) {
   const results: string[] = [];
@@ -222,13 +233,7 @@ describe("/subscribe with Stripe", () => {
 
   it("refuses to subscribe twice while a subscription is active", async () => {
     const subscriber = await activeSubscriber();
-    const again = await requestSubscription({}, subscriber.cookie);
-    expect(again.response.status).toBe(409);
-    expect(again.body.error).toContain("You already have an active subscription.");
-    const creations = (
-      await stripeFake.requests((await userRow(subscriber.userId)).stripeCustomerId!)
-    ).filter((call) => call.path === "/v1/subscriptions");
-    expect(creations).toHaveLength(1);
+    await expectRefusedAsActive(subscriber);
     const html = await (await get("/subscribe", subscriber.cookie)).text();
     expect(html).toContain("You already have an active subscription.");
     expect(html).not.toContain("Subscribe Now");
@@ -429,13 +434,7 @@ describe("Stripe's subscription webhooks", () => {
       .where(eq(users.id, subscriber.userId));
     expect(await lapseEndedSubscriptions(db(), new Date())).toContain(subscriber.userId);
 
-    const again = await requestSubscription({}, subscriber.cookie);
-    expect(again.response.status).toBe(409);
-    expect(again.body.error).toContain("You already have an active subscription.");
-    const creations = (
-      await stripeFake.requests((await userRow(subscriber.userId)).stripeCustomerId!)
-    ).filter((call) => call.path === "/v1/subscriptions");
-    expect(creations).toHaveLength(1);
+    await expectRefusedAsActive(subscriber);
     expect((await stripeFake.subscription(subscriber.subscriptionId)).status).toBe("active");
     const row = await userRow(subscriber.userId);
     expect(row).toMatchObject({
