@@ -908,10 +908,14 @@ export async function captureQuestionPayment(
  * True only in the batch that moved the question to `status` at `now`: its notices are written with
  * it, so a batch that lost a race (answered and declined at once, say) tells nobody anything false.
  */
-export function questionMovedNow(questionId: number, status: QuestionStatus, now: Date) {
-  const at = { answered: questions.answeredAt, rejected: questions.declinedAt, expired: questions.expiredAt }[
-    status as "answered" | "rejected" | "expired"
-  ];
+const MOVED_AT = {
+  answered: questions.answeredAt,
+  rejected: questions.declinedAt,
+  expired: questions.expiredAt,
+} as const;
+
+export function questionMovedNow(questionId: number, status: keyof typeof MOVED_AT, now: Date) {
+  const at = MOVED_AT[status];
   return sql`exists (select 1 from ${questions} where ${questions.id} = ${questionId} and ${questions.status} = ${status} and ${at} = ${now.getTime()})`;
 }
 
