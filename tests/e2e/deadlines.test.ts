@@ -25,11 +25,20 @@ async function seedQuestions() {
   const expert = `(SELECT e.id FROM experts e JOIN users u ON u.id = e.user_id WHERE u.username = ${quote(DEMO_ACCOUNTS.expert.username)})`;
   const columns =
     "user_id, expert_id, name, email, question, answer, status, amount, payment_state, paid_at, deadline_at, answered_at, created_at";
+  // Safe to run twice (executeSql may retry): a question text is inserted only once.
+  const insertOnce = (text: string, values: string) =>
+    `INSERT INTO questions (${columns}) SELECT ${values} WHERE NOT EXISTS (SELECT 1 FROM questions WHERE question = ${quote(text)});`;
   await executeSql(
     stateDir(),
     [
-      `INSERT INTO questions (${columns}) VALUES (${client}, ${expert}, 'Demo Client', 'client@example.com', ${quote(EXPIRED)}, NULL, 'pending', 500, 'test_mode', ${now - 25 * HOUR}, ${now - HOUR}, NULL, ${now - 25 * HOUR});`,
-      `INSERT INTO questions (${columns}) VALUES (${client}, ${expert}, 'Demo Client', 'client@example.com', ${quote(ANSWERED)}, 'Yes: a punch card pays for itself after two visits.', 'answered', 500, 'test_mode', ${now - 3 * HOUR}, ${now + 21 * HOUR}, ${now - HOUR}, ${now - 3 * HOUR});`,
+      insertOnce(
+        EXPIRED,
+        `${client}, ${expert}, 'Demo Client', 'client@example.com', ${quote(EXPIRED)}, NULL, 'pending', 500, 'test_mode', ${now - 25 * HOUR}, ${now - HOUR}, NULL, ${now - 25 * HOUR}`,
+      ),
+      insertOnce(
+        ANSWERED,
+        `${client}, ${expert}, 'Demo Client', 'client@example.com', ${quote(ANSWERED)}, 'Yes: a punch card pays for itself after two visits.', 'answered', 500, 'test_mode', ${now - 3 * HOUR}, ${now + 21 * HOUR}, ${now - HOUR}, ${now - 3 * HOUR}`,
+      ),
     ].join(" "),
   );
 }
@@ -37,7 +46,9 @@ async function seedQuestions() {
 describe("the deadline, in the browser", () => {
   it("shows the client the expiry notification and the not-charged status, and lets them rate an answer", async () => {
     await seedQuestions();
-    const cron = await fetch(`${baseUrl()}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    const cron = await fetch(`${baseUrl()}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
     expect(cron.status).toBe(200);
 
     const page = await newPage(PHONE);
@@ -83,7 +94,7 @@ describe("the deadline, in the browser", () => {
           .isVisible(),
       )
       .toBe(true);
-  });
+  }, 120_000); // Past the usual minute: seeding shells out to wrangler, which executeSql may retry.
 
   it("fits the header with the bell without sideways scrolling, for the longest dashboard label", async () => {
     for (const width of [360, 1024, 1200, 1280]) {

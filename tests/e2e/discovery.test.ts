@@ -275,10 +275,16 @@ describe("expert profiles and favourites", () => {
       if (route.request().method() === "POST") await held;
       await route.continue();
     });
+    // waitForLoadState("networkidle") would not wait: the page reached that state before the click.
+    const saved = () =>
+      page.waitForResponse(
+        (response) => response.url().includes("/marcus-reed.data") && response.request().method() === "POST",
+      );
+    const added = saved();
     await heart.click();
     await expect.poll(pressed).toBe("true");
     release();
-    await page.waitForLoadState("networkidle");
+    expect((await added).ok()).toBe(true);
     await page.unroute("**/marcus-reed.data*");
     await page.reload();
     await page.waitForSelector("html[data-hydrated]");
@@ -289,9 +295,10 @@ describe("expert profiles and favourites", () => {
     expect(await favorites.locator(".expert-card__name").allTextContents()).toContain("Marcus Reed");
 
     await gotoHydrated(page, "/marcus-reed");
+    const removed = saved();
     await heart.click();
     await expect.poll(pressed).toBe("false");
-    await page.waitForLoadState("networkidle");
+    expect((await removed).ok()).toBe(true);
     await page.reload();
     await page.waitForSelector("html[data-hydrated]");
     expect(await pressed()).toBe("false");

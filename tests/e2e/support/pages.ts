@@ -3,9 +3,27 @@ import { DEMO_ACCOUNTS } from "../../../app/lib/demo-accounts";
 
 export type DemoRole = keyof typeof DEMO_ACCOUNTS;
 
+/**
+ * Runs a navigation, and once more if it times out. `wrangler dev`'s local proxy now and then holds a
+ * page's body back until the browser gives up (seen in CI: the Worker logged its answer after 35 ms,
+ * the proxy after 30 s, with no error on either side); a second try shows whether the page itself is
+ * at fault. The stall is logged, so a run that needed the retry says so.
+ */
+export async function withNavigationRetry<T>(path: string, navigate: () => Promise<T>): Promise<T> {
+  try {
+    return await navigate();
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== "TimeoutError") throw error;
+    console.warn(
+      `[e2e] ${path}: the navigation timed out (${error.message.split("\n")[0]}); trying once more`,
+    );
+    return navigate();
+  }
+}
+
 /** Root marks <html data-hydrated> once React is live; clicks before that would hit static HTML. */
 export async function gotoHydrated(page: Page, path: string) {
-  const response = await page.goto(path);
+  const response = await withNavigationRetry(path, () => page.goto(path));
   await page.waitForSelector("html[data-hydrated]");
   return response;
 }
@@ -22,4 +40,12 @@ export async function signInAs(page: Page, role: DemoRole, { redirectTo }: { red
     form.getByRole("button", { name: "Sign In" }).click(),
   ]);
   await page.waitForSelector("html[data-hydrated]");
+}
+
+/** The demo expert's id, as /test-audio's expert select (demo mode) chooses it by default. */
+export async function demoExpertId(page: Page): Promise<number> {
+  await gotoHydrated(page, "/test-audio");
+  const id = Number(await page.locator("select[name=expertId]").inputValue());
+  if (!(id > 0)) throw new Error(`/test-audio chose no expert (${id})`);
+  return id;
 }

@@ -59,8 +59,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Runs a command to completion; rejects with its output when it fails. */
-function run(
+/** A command that ran out of time (its whole process group was killed). */
+export class CommandTimeoutError extends Error {}
+
+/**
+ * Runs a command to completion in its own process group; rejects with its output when it fails.
+ * Past `timeoutMs` the whole group is killed: a wrangler that has exited can leave a workerd behind
+ * holding the output pipes, and then the command would never be seen to end.
+ */
+export function runCommand(
   command: string,
   args: string[],
   label: string,
@@ -72,6 +79,7 @@ function run(
       cwd: ROOT,
       env: { ...CHILD_ENV, ...env },
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => {
@@ -81,8 +89,8 @@ function run(
       output += chunk.toString();
     });
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`${label} took longer than ${timeoutMs / 1000}s:\n${output}`));
+      signalGroup(child, "SIGKILL");
+      reject(new CommandTimeoutError(`${label} took longer than ${timeoutMs / 1000}s:\n${output}`));
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -178,14 +186,19 @@ export async function startServer({
   const cleanupState = () => rm(stateDir, { recursive: true, force: true });
   const debugLogEnv = { WRANGLER_LOG_PATH: debugLogOf(stateDir) };
   try {
-    await run(
+    await runCommand(
       WRANGLER,
       ["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
       "wrangler d1 migrations apply",
       debugLogEnv,
     );
     if (existsSync(SEED_SCRIPT)) {
-      await run(TSX, [SEED_SCRIPT, "--persist-to", stateDir], "the seed (scripts/seed.ts)", debugLogEnv);
+      await runCommand(
+        TSX,
+        [SEED_SCRIPT, "--persist-to", stateDir],
+        "the seed (scripts/seed.ts)",
+        debugLogEnv,
+      );
     } else {
       console.warn(`[e2e] ${SEED_SCRIPT} does not exist yet: the end-to-end database is not seeded.`);
     }

@@ -36,7 +36,7 @@ describe("POST /api/create-payment-intent with Stripe configured", () => {
         type: "session",
         amount: 1,
         expertId: expert.expertId,
-        date: bookableDate({ n: 40 }),
+        date: bookableDate({ n: 35 }),
         time: "10:00",
         name: "Jordan Client",
         email: "jordan@example.com",
