@@ -1,10 +1,11 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { readForm } from "~/lib/form-data.server";
+import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";
 import { createUser, getSessionUserById, type SessionUser, UsernameTakenError } from "~/models/users.server";
 import { LoginSchema, RegisterSchema } from "~/schemas/auth";
 import { redirectWithToast } from "~/services/flash.server";
-import { createAuthenticator, SignInError } from "./authenticator.server";
+import { clientAddress, createAuthenticator, SignInError } from "./authenticator.server";
 import { homePathFor } from "./guards.server";
 import { safeRedirect } from "./redirect";
 import { endSession, forgetCachedUser, startSession } from "./session.server";
@@ -64,7 +65,7 @@ export async function registerWithForm(context: AppLoadContext, request: Request
         intent: "register" as const,
         result: submission.reply({ fieldErrors: { username: [account.message] }, hideFields: ["password"] }),
       },
-      { status: 409 },
+      { status: account.httpStatus },
     );
   }
   const { userId, cookie } = account;
@@ -78,7 +79,7 @@ export async function registerWithForm(context: AppLoadContext, request: Request
 
 export type NewAccountResult =
   | { ok: true; userId: number; cookie: string }
-  | { ok: false; field: "username"; message: string };
+  | { ok: false; field: "username"; message: string; httpStatus: 409 | 429 };
 
 /**
  * Creates a plain user account and signs it in (a new session; any previous one of this browser is
@@ -96,12 +97,15 @@ export async function createAccountAndSignIn(
     lastName?: string | null;
   },
 ): Promise<NewAccountResult> {
+  if (!(await withinRateLimit(context.primaryDb, "signup", clientAddress(request), context.now()))) {
+    return { ok: false, field: "username", message: RATE_LIMITED_MESSAGE, httpStatus: 429 };
+  }
   let userId: number;
   try {
     userId = await createUser(context.primaryDb, input);
   } catch (error) {
     if (!(error instanceof UsernameTakenError)) throw error;
-    return { ok: false, field: "username", message: error.message };
+    return { ok: false, field: "username", message: error.message, httpStatus: 409 };
   }
   const cookie = await startFreshSession(context, request, userId);
   return { ok: true, userId, cookie };

@@ -3,9 +3,14 @@ import type { Database } from "~/db/client.server";
 import { loginThrottle } from "~/db/schema.server";
 
 /**
- * Sign-in throttling per username and per client address. Attempts inside a 15-minute window are
- * counted as they start and forgiven when they succeed; from the 4th failure on each attempt is
- * slowed, and at the limit the key is locked for 15 minutes.
+ * Sign-in throttling (password changes count too). Within a 15-minute window, from the 4th failure on
+ * each attempt is slowed, and at a limit its key is locked for 15 minutes. Three keys:
+ * - the username from this address (10): one address guessing one account. Attempts are counted as
+ *   they start (so attempts sent at once cannot all slip under the limit) and forgiven on success;
+ * - the address (50): one address trying many accounts, counted the same way;
+ * - the username from everywhere (100): guessing spread over many addresses. It counts only wrong
+ *   passwords actually checked, never attempts refused by the keys above, so a stranger's flood
+ *   from one address locks that address, not the owner out of their own account.
  */
 const WINDOW_MS = 15 * 60 * 1000;
 const LOCK_MS = 15 * 60 * 1000;
@@ -13,78 +18,112 @@ const SLOW_FROM = 3;
 const STEP_DELAY_MS = 250;
 const MAX_DELAY_MS = 2000;
 export const USERNAME_FAILURE_LIMIT = 10;
+export const USERNAME_EVERYWHERE_FAILURE_LIMIT = 100;
 export const ADDRESS_FAILURE_LIMIT = 50;
 
 export const THROTTLED_MESSAGE = "Too many sign-in attempts. Please wait 15 minutes and try again.";
 
 export type ThrottleKeys = { username: string; address: string | null };
 
-const keysOf = ({ username, address }: ThrottleKeys) => {
-  const keys = [{ key: `user:${username.trim().toLowerCase()}`, limit: USERNAME_FAILURE_LIMIT }];
-  if (address) keys.push({ key: `ip:${address}`, limit: ADDRESS_FAILURE_LIMIT });
-  return keys;
-};
+const normalized = (username: string) => username.trim().toLowerCase();
+
+/** The keys counted as attempts start; the first one's count sets the delay. */
+const attemptKeys = ({ username, address }: ThrottleKeys) => [
+  { key: `pair:${normalized(username)}|${address ?? "-"}`, limit: USERNAME_FAILURE_LIMIT },
+  ...(address ? [{ key: `ip:${address}`, limit: ADDRESS_FAILURE_LIMIT }] : []),
+];
+
+/** The key counted as wrong passwords are found. */
+const accountKey = ({ username }: ThrottleKeys) => ({
+  key: `user:${normalized(username)}`,
+  limit: USERNAME_EVERYWHERE_FAILURE_LIMIT,
+});
+
+/** One more in a key's window (a new window once the old one is over). */
+const countStatement = (db: Database, key: string, now: number) =>
+  db
+    .insert(loginThrottle)
+    .values({ key, failures: 1, windowStartedAt: new Date(now) })
+    .onConflictDoUpdate({
+      target: loginThrottle.key,
+      set: {
+        failures: sql`case when ${loginThrottle.windowStartedAt} < ${now - WINDOW_MS} then 1 else ${loginThrottle.failures} + 1 end`,
+        windowStartedAt: sql`case when ${loginThrottle.windowStartedAt} < ${now - WINDOW_MS} then ${now} else ${loginThrottle.windowStartedAt} end`,
+      },
+    });
 
 /**
- * Counts this attempt before its password is checked (one upsert per key, in one batch), so attempts
- * sent at once cannot all read a count under the limit: each gets its own place in the count. The
- * attempt is refused when a key is locked or past its limit; otherwise it is told how long to wait,
- * from the failures before it. A successful sign-in takes its count back (`clearFailures`).
+ * Counts this attempt before its password is checked (one batch: an upsert per attempt key, and a
+ * read of the account's key). The attempt is refused when a key is locked or past its limit;
+ * otherwise it is told how long to wait, from the failures before it.
  */
 export async function reserveAttempt(
   db: Database,
   keys: ThrottleKeys,
   now: number,
 ): Promise<{ locked: true } | { locked: false; delayMs: number }> {
-  const entries = keysOf(keys);
-  const statements = entries.map(({ key }) =>
-    db
-      .insert(loginThrottle)
-      .values({ key, failures: 1, windowStartedAt: new Date(now) })
-      .onConflictDoUpdate({
-        target: loginThrottle.key,
-        set: {
-          failures: sql`case when ${loginThrottle.windowStartedAt} < ${now - WINDOW_MS} then 1 else ${loginThrottle.failures} + 1 end`,
-          windowStartedAt: sql`case when ${loginThrottle.windowStartedAt} < ${now - WINDOW_MS} then ${now} else ${loginThrottle.windowStartedAt} end`,
-        },
-      })
-      .returning({
-        key: loginThrottle.key,
-        failures: loginThrottle.failures,
-        lockedUntil: loginThrottle.lockedUntil,
-      }),
+  const entries = attemptKeys(keys);
+  const account = accountKey(keys);
+  const counted = entries.map(({ key }) =>
+    countStatement(db, key, now).returning({
+      failures: loginThrottle.failures,
+      lockedUntil: loginThrottle.lockedUntil,
+    }),
   );
-  const results = await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
-  let userAttempt = 1;
+  const [accountRows, ...results] = await db.batch([
+    db
+      .select({
+        failures: loginThrottle.failures,
+        windowStartedAt: loginThrottle.windowStartedAt,
+        lockedUntil: loginThrottle.lockedUntil,
+      })
+      .from(loginThrottle)
+      .where(eq(loginThrottle.key, account.key)),
+    ...counted,
+  ]);
+  const [accountRow] = accountRows;
+  if (
+    accountRow &&
+    ((accountRow.lockedUntil && accountRow.lockedUntil.getTime() > now) ||
+      (accountRow.windowStartedAt.getTime() >= now - WINDOW_MS && accountRow.failures >= account.limit))
+  ) {
+    return { locked: true };
+  }
+  let attempt = 1;
   for (const [index, [row]] of results.entries()) {
-    const { limit } = entries[index];
     if (!row) continue;
-    if ((row.lockedUntil && row.lockedUntil.getTime() > now) || row.failures > limit) {
+    if ((row.lockedUntil && row.lockedUntil.getTime() > now) || row.failures > entries[index].limit) {
       return { locked: true };
     }
-    if (row.key.startsWith("user:")) userAttempt = row.failures;
+    if (index === 0) attempt = row.failures;
   }
-  const before = userAttempt - 1;
+  const before = attempt - 1;
   const delayMs = before >= SLOW_FROM ? Math.min(MAX_DELAY_MS, (before - SLOW_FROM + 1) * STEP_DELAY_MS) : 0;
   return { locked: false, delayMs };
 }
 
-/** After a failed attempt (already counted): a key at its limit is locked for 15 minutes. */
+/** After a wrong password: the account's count takes it, and any key at its limit is locked. */
 export async function recordFailure(db: Database, keys: ThrottleKeys, now: number) {
-  const statements = keysOf(keys).map(({ key, limit }) =>
-    db
-      .update(loginThrottle)
-      .set({ lockedUntil: new Date(now + LOCK_MS) })
-      .where(and(eq(loginThrottle.key, key), gte(loginThrottle.failures, limit))),
-  );
-  await db.batch(statements as [(typeof statements)[number], ...typeof statements]);
+  const account = accountKey(keys);
+  await db.batch([
+    countStatement(db, account.key, now),
+    ...[...attemptKeys(keys), account].map(({ key, limit }) =>
+      db
+        .update(loginThrottle)
+        .set({ lockedUntil: new Date(now + LOCK_MS) })
+        .where(and(eq(loginThrottle.key, key), gte(loginThrottle.failures, limit))),
+    ),
+  ]);
 }
 
-/** A successful sign-in: the username's failures are forgiven and the address's count takes the attempt back. */
+/**
+ * A successful sign-in: this address's failures on the username are forgiven, and the address's
+ * count takes this attempt back. The account's count keeps others' wrong passwords.
+ */
 export async function clearFailures(db: Database, keys: ThrottleKeys) {
-  const [, address] = keysOf(keys);
+  const [pair, address] = attemptKeys(keys);
   await db.batch([
-    db.delete(loginThrottle).where(eq(loginThrottle.key, `user:${keys.username.trim().toLowerCase()}`)),
+    db.delete(loginThrottle).where(eq(loginThrottle.key, pair.key)),
     ...(address
       ? [
           db

@@ -123,6 +123,13 @@ export const loginThrottle = sqliteTable("login_throttle", {
   lockedUntil: instant("locked_until"),
 });
 
+/** Requests per client address and action in a fixed window (contact messages, sign-ups...). */
+export const rateLimits = sqliteTable("rate_limits", {
+  key: text("key").primaryKey(),
+  count: integer("count").notNull().default(0),
+  windowStartedAt: instant("window_started_at").notNull(),
+});
+
 export const categories = sqliteTable(
   "categories",
   {

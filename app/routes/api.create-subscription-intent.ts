@@ -27,7 +27,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const input = await readJson(request, SubscribeAccountSchema);
     const account = await createAccountAndSignIn(context, request, input);
     if (!account.ok) {
-      return apiError(409, account.message, { fieldErrors: { [account.field]: [account.message] } });
+      return apiError(account.httpStatus, account.message, {
+        fieldErrors: { [account.field]: [account.message] },
+      });
     }
     userId = account.userId;
     cookie = account.cookie;

@@ -15,7 +15,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = await readJson(request, CreateUserApiSchema);
   const account = await createAccountAndSignIn(context, request, input);
   if (!account.ok) {
-    return apiError(409, account.message, { fieldErrors: { [account.field]: [account.message] } });
+    return apiError(account.httpStatus, account.message, {
+      fieldErrors: { [account.field]: [account.message] },
+    });
   }
   const user = await getSessionUserById(context.primaryDb, account.userId);
   return apiJson(user ? publicUser(user) : { id: account.userId }, {

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, data, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { clientAddress } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/session.server";
 import { seo } from "~/components/seo";
 import { Button } from "~/components/ui/button";
@@ -9,6 +10,7 @@ import { Field, TextareaField } from "~/components/ui/field";
 import { ServerToast } from "~/components/ui/toast";
 import { readForm } from "~/lib/form-data.server";
 import { createContactMessage } from "~/models/contact.server";
+import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";
 import type { loader as rootLoader } from "~/root";
 import { CONTACT_LIMITS, CONTACT_SENT_TOAST, ContactSchema } from "~/schemas/contact";
 import { makeToast } from "~/services/flash.server";
@@ -24,6 +26,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: ContactSchema });
   if (submission.status !== "success") {
     return data({ result: submission.reply(), toast: null }, { status: 400 });
+  }
+  if (!(await withinRateLimit(context.primaryDb, "contact", clientAddress(request), context.now()))) {
+    return data(
+      { result: submission.reply({ formErrors: [RATE_LIMITED_MESSAGE] }), toast: null },
+      { status: 429 },
+    );
   }
   const user = await getOptionalUser(context, request);
   await createContactMessage(context.db, { ...submission.value, userId: user?.id ?? null });
@@ -57,6 +65,11 @@ export default function Contact() {
         <section className="card" aria-labelledby="contact-form-title">
           <h2 id="contact-form-title">Send us a message</h2>
           <Form method="post" className="form" {...getFormProps(form)}>
+            {form.errors ? (
+              <p className="form-error" role="alert" id={form.errorId}>
+                {form.errors.join(" ")}
+              </p>
+            ) : null}
             <Field
               label="Name"
               inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}

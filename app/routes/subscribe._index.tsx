@@ -103,7 +103,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
             hideFields: ["password"],
           }),
         },
-        { status: 409 },
+        { status: account.httpStatus },
       );
     }
     userId = account.userId;

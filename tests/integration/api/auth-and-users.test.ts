@@ -142,6 +142,33 @@ describe("POST /api/auth/change-password", () => {
     expect(signedOut.status).toBe(401);
     await expect(signIn("apipass2", "old-password-2")).resolves.toMatch(/^__session=/);
   });
+
+  it("counts wrong current passwords against the sign-in throttle, so a session cannot guess freely", async () => {
+    await insertAccount("apiguess", "old-password-3");
+    const cookie = await signIn("apiguess", "old-password-3");
+    const guesses = await Promise.all(
+      Array.from({ length: 14 }, (_, n) =>
+        callApi("POST", "/api/auth/change-password", {
+          cookie,
+          body: { currentPassword: `guess-${n}`, newPassword: "new-password-3" },
+        }),
+      ),
+    );
+    const statuses = guesses.map((response) => response.status).sort();
+    expect(statuses).toEqual([...Array(10).fill(400), ...Array(4).fill(429)]);
+    expect(await errorOf(guesses.find((response) => response.status === 429)!)).toBe(
+      "Too many password attempts. Please wait 15 minutes and try again.",
+    );
+    // Locked: even the right password is refused now, and signing in is locked too.
+    const right = await callApi("POST", "/api/auth/change-password", {
+      cookie,
+      body: { currentPassword: "old-password-3", newPassword: "new-password-3" },
+    });
+    expect(right.status).toBe(429);
+    await expect(signIn("apiguess", "old-password-3")).rejects.toThrow();
+    const [row] = await db().select().from(users).where(eq(users.username, "apiguess"));
+    expect(row.passwordChangedAt).toBeNull();
+  });
 });
 
 describe("POST /api/users", () => {
@@ -181,6 +208,30 @@ describe("POST /api/users", () => {
       role: "user",
       isAdmin: false,
     });
+  });
+
+  it("creates twenty accounts an hour from one address, then refuses with 429, creating nothing", async () => {
+    const address = "192.0.2.44";
+    const signUp = (n: number) =>
+      callApi("POST", "/api/users", {
+        address,
+        body: { username: `burst${n}`, email: `burst${n}@example.com`, password: "burst-pass-1" },
+      });
+    const statuses: number[] = [];
+    for (let n = 0; n < 21; n++) statuses.push((await signUp(n)).status);
+    expect(statuses).toEqual([...Array(20).fill(201), 429]);
+    expect(await errorOf(await signUp(99))).toBe(
+      "Too many requests from your network. Please try again in an hour.",
+    );
+    expect(await db().select().from(users).where(eq(users.username, "burst20"))).toEqual([]);
+    expect(
+      (
+        await callApi("POST", "/api/users", {
+          address: "192.0.2.45",
+          body: { username: "calm1", email: "calm1@example.com", password: "calm-pass-1" },
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it("refuses invalid fields (400) and a taken username (409), creating nothing", async () => {

@@ -47,12 +47,14 @@ export function postRaw(
     contentType,
     cookie = "",
     origin = BASE,
-  }: { contentType?: string; cookie?: string; origin?: string } = {},
+    headers = {},
+  }: { contentType?: string; cookie?: string; origin?: string; headers?: Record<string, string> } = {},
 ) {
   return SELF.fetch(`${BASE}${path}`, {
     method: "POST",
     redirect: "manual",
     headers: {
+      ...headers,
       Origin: origin,
       Host: new URL(BASE).host,
       ...(contentType ? { "Content-Type": contentType } : {}),
@@ -66,7 +68,7 @@ export function postRaw(
 export function postForm(
   path: string,
   fields: Record<string, string>,
-  options: { cookie?: string; origin?: string } = {},
+  options: { cookie?: string; origin?: string; headers?: Record<string, string> } = {},
 ) {
   return postRaw(path, new URLSearchParams(fields), {
     ...options,

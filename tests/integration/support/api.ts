@@ -13,9 +13,11 @@ export function callApi(
     cookie = "",
     origin = BASE,
     contentType,
-  }: { body?: unknown; cookie?: string; origin?: string; contentType?: string } = {},
+    address,
+  }: { body?: unknown; cookie?: string; origin?: string; contentType?: string; address?: string } = {},
 ) {
   const headers: Record<string, string> = { Origin: origin, Host: new URL(BASE).host };
+  if (address) headers["CF-Connecting-IP"] = address;
   if (cookie) headers.Cookie = cookie;
   // FormData sets its own multipart Content-Type (with the boundary).
   if (body !== undefined && !(body instanceof FormData)) {
