@@ -14,6 +14,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, screenshot, type Viewport } from "./harness";
 import { layoutProblems } from "./support/layout";
+import { withNavigationRetry } from "./support/pages";
 import { rolesInUse, type Screen, type ScreenRole, screensFor } from "./support/screens";
 import { contextAs } from "./support/sessions";
 import { type PageWatch, seriousA11yViolations, watchPage } from "./support/watch";
@@ -34,9 +35,17 @@ afterAll(async () => {
 
 /** Opens a screen the way a visitor does and waits until React has taken over and images have loaded. */
 async function open(screen: Screen, viewport: Viewport): Promise<{ page: Page; watch: PageWatch }> {
-  const page = await (await sharedContext(screen.role, viewport)).newPage();
-  const watch = await watchPage(page);
-  const response = await page.goto(screen.path, { waitUntil: "load" });
+  // A fresh page (and watch) for a second try, so the first try's aborted load is not held against it.
+  const { page, watch, response } = await withNavigationRetry(screen.path, async () => {
+    const page = await (await sharedContext(screen.role, viewport)).newPage();
+    const watch = await watchPage(page);
+    try {
+      return { page, watch, response: await page.goto(screen.path, { waitUntil: "load" }) };
+    } catch (error) {
+      await page.close().catch(() => {});
+      throw error;
+    }
+  });
   expect(response?.status(), `${screen.path} status`).toBe(screen.status ?? 200);
   expect(new URL(page.url()).pathname, `${screen.path} was not redirected`).toBe(
     new URL(screen.path, "http://x").pathname,

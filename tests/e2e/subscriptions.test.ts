@@ -3,21 +3,12 @@
  * subscribes, lands on the subscription thank-you text, asks one question without paying and is told
  * the next is available tomorrow; the dashboard panel cancels at the end of the period and resumes.
  */
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { gotoHydrated, signInAs } from "./support/pages";
+import { demoExpertId, gotoHydrated, signInAs } from "./support/pages";
 
 let run = 0;
 const uniqueName = () => `e2e-sub-${Date.now().toString(36)}-${++run}`;
-
-/** The demo expert's id, as /test-audio's expert select (demo mode) chooses it by default. */
-async function demoExpertId(page: Page): Promise<number> {
-  await gotoHydrated(page, "/test-audio");
-  const value = await page.locator("select[name=expertId]").inputValue();
-  expect(Number(value)).toBeGreaterThan(0);
-  return Number(value);
-}
 
 describe("subscriptions in the browser (test mode)", () => {
   it("shows the subscription screen with SPEC.md's texts on a phone and a desktop", async () => {
