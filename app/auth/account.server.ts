@@ -1,9 +1,21 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { readForm } from "~/lib/form-data.server";
-import { bookingDeps, cancelBooking, releaseHoldsOfClosingExpert } from "~/models/bookings.server";
+import {
+  bookingDeps,
+  cancelBooking,
+  listUpcomingBookingIdsOfClient,
+  releaseHoldsOfClosingAccount,
+  setAvailableForBookings,
+} from "~/models/bookings.server";
 import { imagesOfUser, listExpertCommitments } from "~/models/experts.server";
-import { actorOf, declineQuestion, questionDeps } from "~/models/questions.server";
+import {
+  actorOf,
+  declineQuestion,
+  dropUnpaidQuestionsOfClosingAccount,
+  questionDeps,
+  withdrawQuestionsOfClosingAsker,
+} from "~/models/questions.server";
 import { endSubscriptionOfDeletedAccount, subscriptionDeps } from "~/models/subscriptions.server";
 import {
   changeUserPassword,
@@ -15,7 +27,54 @@ import { AccountProfileSchema, ChangePasswordSchema, WRONG_CURRENT_PASSWORD_MESS
 import { invalidateExpert } from "~/services/cache.server";
 import { deleteImageIfUnused } from "~/services/expert-images.server";
 import { redirectWithToast } from "~/services/flash.server";
+import { clientAddress } from "./authenticator.server";
 import { clearSessionCookie, currentSessionId, endSession, forgetCachedUser } from "./session.server";
+import { clearFailures, recordFailure, reserveAttempt } from "./throttle.server";
+
+/** Never sent back to the browser, whatever the outcome. */
+const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];
+
+/**
+ * Saves the signed-in person's name and e-mail (the account screens and PATCH /api/users/{id}). An
+ * expert's name is on their public profile and cards, so those cached copies go too.
+ */
+export async function updateAccountProfile(
+  context: AppLoadContext,
+  user: SessionUser,
+  input: Parameters<typeof updateUserProfile>[2],
+) {
+  await updateUserProfile(context.primaryDb, user.id, input);
+  forgetCachedUser(context);
+  if (user.expertProfile) await invalidateExpert(context.cache, { id: user.expertProfile.id });
+}
+
+export const PASSWORD_THROTTLED_MESSAGE = "Too many password attempts. Please wait 15 minutes and try again.";
+
+/**
+ * Changes the signed-in person's password (the account screens and POST /api/auth/change-password).
+ * Checking the current password is a guess like a sign-in, so it counts against the same throttle
+ * (the account's username and the client's address): a stolen session cannot try passwords freely.
+ */
+export async function changePassword(
+  context: AppLoadContext,
+  request: Request,
+  user: SessionUser,
+  input: { currentPassword: string; newPassword: string },
+): Promise<"changed" | "wrong_current_password" | "throttled"> {
+  const db = context.primaryDb;
+  const keys = { username: user.username, address: clientAddress(request) };
+  const throttle = await reserveAttempt(db, keys, context.now());
+  if (throttle.locked) return "throttled";
+  if (throttle.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, throttle.delayMs));
+  const outcome = await changeUserPassword(db, {
+    userId: user.id,
+    ...input,
+    keepSessionId: await currentSessionId(request),
+  });
+  if (outcome === "wrong_current_password") await recordFailure(db, keys, context.now());
+  else await clearFailures(db, keys);
+  return outcome;
+}
 
 /**
  * The account controls shared by /expert/account and /dashboard/settings. They act only on the
@@ -37,32 +96,48 @@ export async function handleAccountAction(
       if (submission.status !== "success") {
         return data({ intent, result: submission.reply(), ok: false }, { status: 400 });
       }
-      await updateUserProfile(db, user.id, submission.value);
-      forgetCachedUser(context);
+      await updateAccountProfile(context, user, submission.value);
       return { intent, result: submission.reply(), ok: true };
     }
     case "password": {
       const submission = parseWithZod(form, { schema: ChangePasswordSchema });
       if (submission.status !== "success") {
-        return data({ intent, result: submission.reply({ resetForm: false }), ok: false }, { status: 400 });
+        return data(
+          { intent, result: submission.reply({ hideFields: PASSWORD_FIELDS }), ok: false },
+          { status: 400 },
+        );
       }
-      const outcome = await changeUserPassword(db, {
-        userId: user.id,
+      const outcome = await changePassword(context, request, user, {
         currentPassword: submission.value.currentPassword,
         newPassword: submission.value.newPassword,
-        keepSessionId: await currentSessionId(request),
       });
+      if (outcome === "throttled") {
+        return data(
+          {
+            intent,
+            result: submission.reply({
+              fieldErrors: { currentPassword: [PASSWORD_THROTTLED_MESSAGE] },
+              hideFields: PASSWORD_FIELDS,
+            }),
+            ok: false,
+          },
+          { status: 429 },
+        );
+      }
       if (outcome === "wrong_current_password") {
         return data(
           {
             intent,
-            result: submission.reply({ fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD_MESSAGE] } }),
+            result: submission.reply({
+              fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD_MESSAGE] },
+              hideFields: PASSWORD_FIELDS,
+            }),
             ok: false,
           },
           { status: 400 },
         );
       }
-      return { intent, result: submission.reply({ resetForm: true }), ok: true };
+      return { intent, result: submission.reply({ resetForm: true, hideFields: PASSWORD_FIELDS }), ok: true };
     }
     case "logout": {
       const cookie = await endSession(db, request);
@@ -96,7 +171,8 @@ export async function handleAccountAction(
  * Deletes the signed-in person's account (settings page and DELETE /api/users/{id}). A deleted person
  * is never billed again: their subscription ends first, or nothing is deleted. An expert's clients are
  * not left paying for work that will not happen: upcoming sessions are cancelled and refunded, and
- * open questions declined (their cards are not charged), before the profile disappears. Their
+ * open questions declined (their cards are not charged), before the profile disappears. As a client,
+ * nobody answers or holds a session for them any more, and they are not charged for it. Their
  * pictures are removed from storage.
  */
 export async function closeAccount(
@@ -106,20 +182,40 @@ export async function closeAccount(
   const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
   if (!ended.ok) return ended;
   const expert = user.expertProfile;
+  const actor = actorOf(user);
   if (expert) {
+    // First, so no session can be held while the rest of the account is closed.
+    await setAvailableForBookings(context.primaryDb, {
+      expertId: expert.id,
+      isAvailable: false,
+      now: new Date(context.now()),
+    });
+    // Unpaid questions first: one paid later finds itself expired, so it is never left open.
+    await dropUnpaidQuestionsOfClosingAccount(questionDeps(context), { expertId: expert.id });
     const { upcomingBookingIds, openQuestionIds } = await listExpertCommitments(
       context.primaryDb,
       expert.id,
       context.now(),
     );
-    const actor = actorOf(user);
     for (const bookingId of upcomingBookingIds) {
       await cancelBooking(bookingDeps(context), { actor, bookingId });
     }
     for (const questionId of openQuestionIds) {
       await declineQuestion(questionDeps(context), { actor, questionId });
     }
-    await releaseHoldsOfClosingExpert(bookingDeps(context), expert.id);
+    await releaseHoldsOfClosingAccount(bookingDeps(context), { expertId: expert.id });
+  }
+  // As a client: their questions are withdrawn (never charged), their holds lapse, and their sessions
+  // are cancelled and refunded as their own cancellation would be (not within 24 hours of the start).
+  await dropUnpaidQuestionsOfClosingAccount(questionDeps(context), { userId: user.id });
+  await withdrawQuestionsOfClosingAsker(questionDeps(context), user.id);
+  await releaseHoldsOfClosingAccount(bookingDeps(context), { userId: user.id });
+  for (const bookingId of await listUpcomingBookingIdsOfClient(
+    context.primaryDb,
+    user.id,
+    new Date(context.now()),
+  )) {
+    await cancelBooking(bookingDeps(context), { actor, bookingId });
   }
   const images = await imagesOfUser(context.primaryDb, user.id);
   await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useFetcher } from "@remix-run/react";
+import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
@@ -15,8 +15,19 @@ import {
 } from "./ui/dialog";
 import { Field } from "./ui/field";
 import { toast } from "./ui/toast";
+import { useFocusFirstInvalid } from "./use-focus-first-invalid";
 
 type AccountActionData = { intent: string | null; result: SubmissionResult<string[]> | null; ok: boolean };
+
+/**
+ * The answer to this part's last submission: the fetcher's, or without JavaScript (the form posted as
+ * a page) the route's, so errors and what was typed come back either way.
+ */
+function useAccountResult(fetcher: { data?: AccountActionData }, intent: "profile" | "password") {
+  const pageData = useActionData<AccountActionData>();
+  const data = fetcher.data ?? pageData;
+  return data?.intent === intent ? data : undefined;
+}
 
 /**
  * Name and e-mail, password change, sign-out and account deletion (SPEC.md "Expert portal: Account").
@@ -49,7 +60,7 @@ function useFlag(active: boolean, ms: number) {
 
 function ProfileForm({ name, email }: { name: string; email: string }) {
   const fetcher = useFetcher<AccountActionData>();
-  const result = fetcher.data?.intent === "profile" ? fetcher.data : undefined;
+  const result = useAccountResult(fetcher, "profile");
   const [form, fields] = useForm({
     id: "account-profile",
     lastResult: result?.result,
@@ -58,6 +69,7 @@ function ProfileForm({ name, email }: { name: string; email: string }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountProfileSchema }),
   });
+  useFocusFirstInvalid(form.id, result?.result);
   const updated = useFlag(fetcher.state === "idle" && result?.ok === true, 3000);
   useEffect(() => {
     if (fetcher.state === "idle" && result?.ok === false) {
@@ -99,7 +111,7 @@ function ProfileForm({ name, email }: { name: string; email: string }) {
 
 function PasswordForm() {
   const fetcher = useFetcher<AccountActionData>();
-  const result = fetcher.data?.intent === "password" ? fetcher.data : undefined;
+  const result = useAccountResult(fetcher, "password");
   const [form, fields] = useForm({
     id: "account-password",
     lastResult: result?.result,
@@ -107,6 +119,7 @@ function PasswordForm() {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
   });
+  useFocusFirstInvalid(form.id, result?.result);
   useEffect(() => {
     if (fetcher.state !== "idle" || !result) return;
     if (result.ok)

@@ -300,6 +300,34 @@ export function newMeetingLink(base: string) {
   return `${base}${randomToken(20)}`;
 }
 
+/**
+ * The client's own unpaid hold with this expert, still holding its slot, for the booking screen after
+ * a payment on a bank's page failed: its slot is offered again (not shown as taken) with the message,
+ * and paying again reuses the hold and its PaymentIntent. Anyone else's, or a lapsed one, is null.
+ */
+export async function getHoldToRetry(
+  db: Database,
+  input: { bookingId: number; userId: number; expertId: number; now: Date },
+): Promise<{ bookingId: number; startsAt: number; message: string } | null> {
+  const [row] = await db
+    .select({ bookingId: bookings.id, startsAt: bookings.startsAt, message: bookings.notes })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.id, input.bookingId),
+        eq(bookings.userId, input.userId),
+        eq(bookings.expertId, input.expertId),
+        eq(bookings.status, "awaiting_payment"),
+        sql`${bookings.startsAt} > ${input.now.getTime()}`,
+        blocksSlot(input.now),
+      ),
+    )
+    .limit(1);
+  return row
+    ? { bookingId: row.bookingId, startsAt: row.startsAt.getTime(), message: row.message ?? "" }
+    : null;
+}
+
 export async function getBookingRow(db: Database, bookingId: number): Promise<Booking | null> {
   const [row] = await db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1);
   return row ?? null;
@@ -517,18 +545,42 @@ export async function createBooking(
   };
 }
 
+/** A client's confirmed sessions still to come (what closing their account cancels where it may). */
+export async function listUpcomingBookingIdsOfClient(db: Database, userId: number, now: Date) {
+  const rows = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.status, "confirmed"),
+        sql`${bookings.startsAt} > ${now.getTime()}`,
+      ),
+    );
+  return rows.map((row) => row.id);
+}
+
 /**
- * Before an expert's account is deleted: their unpaid and processing holds lapse, and their
+ * Before an account is deleted: the holds on the expert's slots, or the client's own holds, lapse
+ * (unpaid and processing), and their
  * PaymentIntents are cancelled where Stripe still allows it. A payment that lands anyway finds a
  * lapsed hold of a deleted expert, which is never revived, so it is refunded (at once or by the
  * scheduled task).
  */
-export async function releaseHoldsOfClosingExpert(deps: BookingDeps, expertId: number) {
+export async function releaseHoldsOfClosingAccount(
+  deps: BookingDeps,
+  account: { expertId: number } | { userId: number },
+) {
   const { db, now } = deps;
   const holds = await db
     .select()
     .from(bookings)
-    .where(and(eq(bookings.expertId, expertId), inArray(bookings.status, ["awaiting_payment", "pending"])));
+    .where(
+      and(
+        "expertId" in account ? eq(bookings.expertId, account.expertId) : eq(bookings.userId, account.userId),
+        inArray(bookings.status, ["awaiting_payment", "pending"]),
+      ),
+    );
   for (const hold of holds) {
     await runBatch(db, [
       db
@@ -660,8 +712,10 @@ function confirmStatements(
           eq(bookings.id, booking.id),
           confirmable,
           isNull(bookings.refundedAt),
-          // Nobody would hold the session of an expert whose account is gone: a late payment is refunded.
+          // Nobody would hold the session of an expert whose account is gone, nor keep one for a
+          // client whose account is gone: a late payment is refunded.
           sql`not exists (select 1 from ${experts} where ${experts.id} = ${booking.expertId} and ${experts.deletedAt} is not null)`,
+          sql`not exists (select 1 from ${users} where ${users.id} = ${bookings.userId} and ${users.deletedAt} is not null)`,
           paymentIntentId
             ? or(isNull(bookings.paymentIntentId), eq(bookings.paymentIntentId, paymentIntentId))
             : undefined,
@@ -1115,7 +1169,26 @@ export async function freeExpiredHolds(deps: BookingDeps, { limit = 50 } = {}): 
           const intent = await retrievePaymentIntent(deps.stripe, booking.paymentIntentId);
           if (intent?.status === "succeeded") {
             const settled = await settlePaidBooking(deps, booking, intent.id);
-            if (settled.ok) sweep.confirmed += 1;
+            if (settled.ok) {
+              sweep.confirmed += 1;
+              continue;
+            }
+            // Paid, but it can hold no session (its expert closed their account while it was being
+            // paid): it lapses with its payment on the ledger, and the refund sweep below returns it.
+            const [lapsed] = await runBatch(db, [
+              db
+                .update(bookings)
+                .set({ status: "expired" })
+                .where(and(eq(bookings.id, booking.id), eq(bookings.status, "awaiting_payment")))
+                .returning({ id: bookings.id }),
+              ledgerUpdateStatement(
+                db,
+                { bookingId: booking.id },
+                { status: "captured", settledAt: now },
+                { now, from: ["pending", "failed"] },
+              ),
+            ]);
+            sweep.expired += (lapsed as unknown[]).length;
             continue;
           }
           if (intent?.status === "processing") {
@@ -1160,6 +1233,8 @@ export async function freeExpiredHolds(deps: BookingDeps, { limit = 50 } = {}): 
         inArray(bookings.status, ["cancelled", "expired"]),
       ),
     )
+    // Least recently tried first: a refund Stripe keeps refusing goes to the back of the queue.
+    .orderBy(asc(payments.updatedAt), asc(payments.id))
     .limit(limit);
   for (const { id } of owed) {
     const outcome = await refundBooking(deps, id);

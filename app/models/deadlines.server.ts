@@ -85,14 +85,21 @@ export async function remindExperts(db: Database, now: Date, { limit = TASK_LIMI
           .returning({ id: questions.id }),
         ...(expertUserId === null
           ? []
-          : notificationStatements(db, {
-              userId: expertUserId,
-              kind: "question_reminder",
-              title: "A question is waiting for your answer",
-              body: `A client is waiting for your answer: about ${hoursLeft} hours are left before the question expires and the client is not charged.`,
-              link: "/expert/questions",
-              dedupeKey: `question_reminder:question:${question.id}`,
-            })),
+          : notificationStatements(
+              db,
+              {
+                userId: expertUserId,
+                kind: "question_reminder",
+                title: "A question is waiting for your answer",
+                body: `A client is waiting for your answer: about ${hoursLeft} hours are left before the question expires and the client is not charged.`,
+                link: "/expert/questions",
+                dedupeKey: `question_reminder:question:${question.id}`,
+              },
+              // Only if this run's update took (the question was not answered in the meantime).
+              {
+                when: sql`exists (select 1 from ${questions} where ${questions.id} = ${question.id} and ${questions.reminderSentAt} = ${now.getTime()})`,
+              },
+            )),
       ]);
       report.changed += (updated as unknown[]).length;
     } catch (error) {
@@ -276,14 +283,21 @@ export async function sendMeetingLinks(db: Database, now: Date, { limit = TASK_L
           )
           .returning({ id: bookings.id }),
         ...people.flatMap((person) =>
-          notificationStatements(db, {
-            userId: person.userId,
-            kind: "meeting_link",
-            title: "Your session's video link",
-            body,
-            link: person.link,
-            dedupeKey: `meeting_link:booking:${booking.id}`,
-          }),
+          notificationStatements(
+            db,
+            {
+              userId: person.userId,
+              kind: "meeting_link",
+              title: "Your session's video link",
+              body,
+              link: person.link,
+              dedupeKey: `meeting_link:booking:${booking.id}`,
+            },
+            // Only if this run's update took (the session was not cancelled in the meantime).
+            {
+              when: sql`exists (select 1 from ${bookings} where ${bookings.id} = ${booking.id} and ${bookings.linkSentAt} = ${now.getTime()})`,
+            },
+          ),
         ),
       ]);
       report.changed += (updated as unknown[]).length;

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { bookings, payments, questions } from "~/db/schema.server";
 import { lastMonthKeys, startOfMonth } from "~/lib/months";
@@ -231,7 +231,19 @@ export async function listLedgerLines(db: Database, expertId: number): Promise<L
     .from(payments)
     .leftJoin(questions, eq(questions.id, payments.questionId))
     .leftJoin(bookings, eq(bookings.id, payments.bookingId))
-    .where(eq(payments.expertId, expertId))
+    .where(
+      and(
+        eq(payments.expertId, expertId),
+        // Only what reached the expert: a question once paid for, a session once confirmed (or money
+        // that moved). A checkout the client walked away from is theirs alone, as on the desk.
+        or(isNull(payments.questionId), isNotNull(questions.paidAt)),
+        or(
+          isNull(payments.bookingId),
+          isNotNull(bookings.confirmedAt),
+          inArray(payments.status, ["captured", "refunded"]),
+        ),
+      ),
+    )
     .orderBy(desc(payments.createdAt), desc(payments.id));
 }
 

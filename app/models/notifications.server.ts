@@ -7,6 +7,7 @@ export type NotificationKind =
   | "question_new"
   | "question_answered"
   | "question_declined"
+  | "question_withdrawn"
   | "question_expired"
   | "question_reminder"
   | "booking_confirmed"
@@ -28,6 +29,9 @@ export type NotificationInput = {
    */
   dedupeKey: string;
 };
+
+/** A notification this recent was written by the batch queueing its e-mail (never a repeat of an old one). */
+const FRESH_NOTIFICATION_MS = 60 * 60 * 1000;
 
 /**
  * The statements that notify someone in the app and queue the same message as an e-mail. Returned
@@ -55,7 +59,8 @@ export function notificationStatements(
             dedupeKey: input.dedupeKey,
           })
           .onConflictDoNothing(),
-    // Queue the e-mail only for a notification that has none yet, to an account that still exists.
+    // Queue the e-mail only for a notification that has none yet and was written just now (not one
+    // written long ago whose e-mail has since been pruned), to an account that still exists.
     // (insert ... select must name every column, in the table's order.)
     db.insert(emailOutbox).select(
       db
@@ -81,6 +86,7 @@ export function notificationStatements(
             eq(notifications.userId, input.userId),
             eq(notifications.dedupeKey, input.dedupeKey),
             isNull(users.deletedAt),
+            sql`${notifications.createdAt} > cast(unixepoch('subsec') * 1000 as integer) - ${FRESH_NOTIFICATION_MS}`,
             sql`not exists (select 1 from ${emailOutbox} where ${emailOutbox.notificationId} = ${notifications.id})`,
           ),
         ),

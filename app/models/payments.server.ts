@@ -122,6 +122,9 @@ function refused(error: unknown): { ok: false; error: string; code: string | nul
   return { ok: false, error: stripeErrorMessage(error), code: error.code ?? null };
 }
 
+/** A capture refused because the PaymentIntent is cancelled: it never can be captured. */
+export const PAYMENT_CANCELLED_CODE = "payment_intent_canceled";
+
 /**
  * Captures an authorised (manual-capture) PaymentIntent. A PaymentIntent already captured counts as
  * done, so a retry after a lost response is harmless. Network failures are thrown, not refused.
@@ -142,6 +145,9 @@ export async function capturePayment(
     if (outcome.code === "payment_intent_unexpected_state") {
       const intent = await retrievePaymentIntent(stripe, input.paymentIntentId);
       if (intent?.status === "succeeded") return { ok: true, result: intent, alreadyDone: true };
+      if (intent?.status === "canceled") {
+        return { ok: false, error: "The payment was cancelled at Stripe.", code: PAYMENT_CANCELLED_CODE };
+      }
     }
     return outcome;
   }

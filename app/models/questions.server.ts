@@ -13,7 +13,7 @@
  * pending, and the expert's earning is still a ledger line.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
@@ -31,6 +31,7 @@ import {
   getLedgerLine,
   ledgerUpdateStatement,
   ledgerUpsertStatement,
+  PAYMENT_CANCELLED_CODE,
   type PaymentSubject,
   retrievePaymentIntent,
   unchargedQuestionLedgerStatements,
@@ -405,6 +406,35 @@ async function reuseUnpaidQuestion(
   return row ?? null;
 }
 
+/**
+ * The asker's own unpaid question to the same expert (null: a general question), for the Ask screen
+ * after a payment on a bank's page failed: it fills the form again, and paying again reuses the
+ * question and its PaymentIntent. Anyone else's, a paid one or one to another expert is null.
+ */
+export async function getUnpaidQuestionToRetry(
+  db: Database,
+  input: { questionId: number; userId: number; expertId: number | null },
+): Promise<(AskInput & { questionId: number }) | null> {
+  const [row] = await db
+    .select({
+      questionId: questions.id,
+      question: questions.question,
+      requestAudioResponse: questions.requestAudioResponse,
+      showOnProfile: questions.showOnProfile,
+    })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.id, input.questionId),
+        eq(questions.userId, input.userId),
+        eq(questions.status, "awaiting_payment"),
+        input.expertId === null ? isNull(questions.expertId) : eq(questions.expertId, input.expertId),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
 export async function getQuestionRow(db: Database, questionId: number): Promise<QuestionRow | null> {
   const [row] = await db.select().from(questions).where(eq(questions.id, questionId)).limit(1);
   return row ?? null;
@@ -652,6 +682,32 @@ export async function onQuestionPaymentCanceled(
         .update(questions)
         .set({ status: "expired", expiredAt: now, paymentState: "cancelled" })
         .where(and(eq(questions.id, question.id), eq(questions.status, "awaiting_payment"))),
+      // Still open, but its authorisation was cancelled at Stripe (the Dashboard, a fraud review):
+      // nobody would pay for the answer, so it leaves the expert's desk, and the asker is told.
+      db
+        .update(questions)
+        .set({ status: "expired", expiredAt: now, paymentState: "cancelled", subscriptionDay: null })
+        .where(
+          and(
+            eq(questions.id, question.id),
+            inArray(questions.status, [...OPEN_QUESTION_STATUSES]),
+            eq(questions.paymentState, "authorized"),
+          ),
+        ),
+      ...(question.userId === null
+        ? []
+        : notificationStatements(
+            db,
+            {
+              userId: question.userId,
+              kind: "question_expired",
+              title: "Your question was withdrawn",
+              body: "The payment for your question was cancelled, so it will not be answered. You were not charged.",
+              link: `/questions/${question.id}`,
+              dedupeKey: `question_payment_cancelled:question:${question.id}`,
+            },
+            { when: questionMovedNow(question.id, "expired", now) },
+          )),
       // Declined or expired; or answered, but the authorisation ran out (after 7 days) before a
       // capture went through: nothing is left to capture, so it leaves the retry queue.
       db
@@ -698,8 +754,14 @@ export function canManageQuestion(question: Pick<QuestionRow, "expertId">, actor
   return actor.isAdmin || (actor.expertId !== null && question.expertId === actor.expertId);
 }
 
-export function canViewQuestion(question: Pick<QuestionRow, "expertId" | "userId">, actor: Actor) {
-  return canManageQuestion(question, actor) || question.userId === actor.userId;
+/**
+ * The asker, the expert it was put to, and admins. A question never paid for is not one: the expert
+ * never sees it (the client walked away from it, or it expired unpaid), as on the desk.
+ */
+export function canViewQuestion(question: Pick<QuestionRow, "expertId" | "userId" | "paidAt">, actor: Actor) {
+  if (question.userId === actor.userId) return true;
+  if (question.paidAt === null) return actor.isAdmin;
+  return canManageQuestion(question, actor);
 }
 
 type Refusal = { ok: false; httpStatus: 404 | 409; message: string };
@@ -708,6 +770,10 @@ type Refusal = { ok: false; httpStatus: 404 | 409; message: string };
 function refusalFor(question: QuestionRow | null, actor: Actor, now: Date): Refusal | null {
   // Another expert's question is simply not there: no hint that it exists.
   if (!question || !canManageQuestion(question, actor)) {
+    return { ok: false, httpStatus: 404, message: ANSWER_RESULT_MESSAGES.notFound };
+  }
+  // Never paid for (even once expired): not the expert's question at all.
+  if (question.paidAt === null && !actor.isAdmin) {
     return { ok: false, httpStatus: 404, message: ANSWER_RESULT_MESSAGES.notFound };
   }
   switch (question.status as QuestionStatus) {
@@ -889,6 +955,27 @@ export async function captureQuestionPayment(
   console.error(
     JSON.stringify({ level: "error", message: "capture failed", questionId, error: outcome.error }),
   );
+  if (outcome.code === PAYMENT_CANCELLED_CODE) {
+    // Nothing is left to capture: out of the retry queue for good.
+    await db.batch([
+      db
+        .update(questions)
+        .set({ paymentState: "cancelled" })
+        .where(
+          and(
+            eq(questions.id, questionId),
+            inArray(questions.paymentState, ["authorized", "capture_failed"]),
+          ),
+        ),
+      ledgerUpdateStatement(
+        db,
+        { questionId },
+        { status: "cancelled", lastError: null },
+        { now, from: ["pending", "authorized", "failed"] },
+      ),
+    ]);
+    return { ok: false, message: outcome.error };
+  }
   await db.batch([
     db
       .update(questions)
@@ -919,6 +1006,15 @@ export function questionMovedNow(questionId: number, status: keyof typeof MOVED_
   return sql`exists (select 1 from ${questions} where ${questions.id} = ${questionId} and ${questions.status} = ${status} and ${at} = ${now.getTime()})`;
 }
 
+/** Closes a question still open as declined at `now` (its notices check `questionMovedNow`). */
+function declineStatement(db: Database, questionId: number, now: Date) {
+  return db
+    .update(questions)
+    .set({ status: "rejected", declinedAt: now, subscriptionDay: null })
+    .where(and(eq(questions.id, questionId), inArray(questions.status, [...OPEN_QUESTION_STATUSES])))
+    .returning({ id: questions.id });
+}
+
 export type DeclineResult = { ok: true; payment: PaymentOutcome } | Refusal;
 
 /**
@@ -936,11 +1032,7 @@ export async function declineQuestion(
   const expertName = await expertNameOf(db, question.expertId);
   const restoresAllowance = question.paymentState === "subscription";
   const [updated] = await db.batch([
-    db
-      .update(questions)
-      .set({ status: "rejected", declinedAt: now, subscriptionDay: null })
-      .where(and(eq(questions.id, question.id), inArray(questions.status, [...OPEN_QUESTION_STATUSES])))
-      .returning({ id: questions.id }),
+    declineStatement(db, question.id, now),
     ...unchargedQuestionLedgerStatements(db, question, now),
     ...(question.userId === null
       ? []
@@ -963,6 +1055,89 @@ export async function declineQuestion(
   if (question.paymentState !== "authorized") return { ok: true, payment: "none" };
   const cancelled = await cancelQuestionAuthorization(deps, question.id);
   return { ok: true, payment: cancelled.ok ? "cancelled" : "cancel_failed" };
+}
+
+/**
+ * Before an account is deleted, the unpaid questions nobody will answer (the asker's own, or those
+ * put to the expert): they expire, their ledger line is cancelled, and their PaymentIntent too, so a
+ * payment still being made cannot complete.
+ */
+export async function dropUnpaidQuestionsOfClosingAccount(
+  deps: QuestionDeps,
+  account: { userId: number } | { expertId: number },
+) {
+  const { db, now } = deps;
+  const unpaid = await db
+    .select({ id: questions.id, paymentIntentId: questions.paymentIntentId })
+    .from(questions)
+    .where(
+      and(
+        "userId" in account ? eq(questions.userId, account.userId) : eq(questions.expertId, account.expertId),
+        eq(questions.status, "awaiting_payment"),
+      ),
+    );
+  for (const question of unpaid) {
+    await db.batch([
+      db
+        .update(questions)
+        .set({ status: "expired", expiredAt: now, paymentState: "cancelled" })
+        .where(and(eq(questions.id, question.id), eq(questions.status, "awaiting_payment"))),
+      ledgerUpdateStatement(
+        db,
+        { questionId: question.id },
+        { status: "cancelled" },
+        { now, from: ["pending", "failed"] },
+      ),
+    ]);
+    if (deps.stripe && question.paymentIntentId) {
+      await cancelPayment(deps.stripe, {
+        subject: subjectOf(question.id),
+        paymentIntentId: question.paymentIntentId,
+        reason: "abandoned",
+      });
+    }
+  }
+}
+
+/**
+ * A client closing their account withdraws their open questions: nobody answers for an asker who
+ * cannot read the answer, and they are never charged for one. They are closed as declined (the card
+ * authorisation is cancelled, the expert told).
+ */
+export async function withdrawQuestionsOfClosingAsker(deps: QuestionDeps, userId: number) {
+  const { db, now } = deps;
+  const asked = await db
+    .select({
+      id: questions.id,
+      paymentState: questions.paymentState,
+      expertUserId: experts.userId,
+    })
+    .from(questions)
+    .leftJoin(experts, eq(experts.id, questions.expertId))
+    .where(and(eq(questions.userId, userId), inArray(questions.status, [...OPEN_QUESTION_STATUSES])));
+  for (const question of asked) {
+    const [updated] = await db.batch([
+      declineStatement(db, question.id, now),
+      ...unchargedQuestionLedgerStatements(db, question, now),
+      ...(question.expertUserId === null
+        ? []
+        : notificationStatements(
+            db,
+            {
+              userId: question.expertUserId,
+              kind: "question_withdrawn",
+              title: "A question was withdrawn",
+              body: "The client who asked it closed their account, so it no longer needs an answer.",
+              link: "/expert/questions",
+              dedupeKey: `question_withdrawn:question:${question.id}`,
+            },
+            { when: questionMovedNow(question.id, "rejected", now) },
+          )),
+    ]);
+    if ((updated as unknown[]).length > 0 && question.paymentState === "authorized") {
+      await cancelQuestionAuthorization(deps, question.id);
+    }
+  }
 }
 
 /**
@@ -1073,7 +1248,9 @@ export async function listQuestionsForExpert(db: Database, expertId: number, { l
     .select(listColumns)
     .from(questions)
     .leftJoin(payments, eq(payments.questionId, questions.id))
-    .where(and(eq(questions.expertId, expertId), sql`${questions.status} <> 'awaiting_payment'`))
+    // Only questions paid for (test mode and subscriptions count as paid): never one the client
+    // walked away from, even once it expired unpaid.
+    .where(and(eq(questions.expertId, expertId), isNotNull(questions.paidAt)))
     .orderBy(desc(questions.createdAt), desc(questions.id))
     .limit(limit);
   return rows as QuestionListItem[];
@@ -1127,18 +1304,22 @@ export async function listCaptureFailures(db: Database) {
 
 /** Answered questions still to be charged: refused captures, and captures interrupted before they ran. */
 export async function listQuestionsAwaitingCapture(db: Database, { limit = 25 } = {}) {
-  return db
-    .select({ id: questions.id })
-    .from(questions)
-    .where(
-      and(
-        eq(questions.status, "answered"),
-        inArray(questions.paymentState, ["authorized", "capture_failed"]),
-        isNotNull(questions.paymentIntentId),
-      ),
-    )
-    .orderBy(questions.answeredAt)
-    .limit(limit);
+  return (
+    db
+      .select({ id: questions.id })
+      .from(questions)
+      .leftJoin(payments, eq(payments.questionId, questions.id))
+      .where(
+        and(
+          eq(questions.status, "answered"),
+          inArray(questions.paymentState, ["authorized", "capture_failed"]),
+          isNotNull(questions.paymentIntentId),
+        ),
+      )
+      // Least recently tried first: one that keeps failing goes to the back, never blocking the rest.
+      .orderBy(asc(payments.updatedAt), asc(questions.answeredAt))
+      .limit(limit)
+  );
 }
 
 /** A question as its asker, its expert or an admin sees it; null for anyone else. */
@@ -1146,6 +1327,7 @@ export async function getQuestionForViewer(db: Database, questionId: number, vie
   const [row] = await db
     .select({
       ...listColumns,
+      paidAt: questions.paidAt,
       expertName: personName,
       expertTitle: experts.title,
       currency: questions.currency,
@@ -1175,7 +1357,7 @@ export async function getAudioKeyForViewer(db: Database, questionId: number, vie
       audio: questions.audioResponse,
       expertId: questions.expertId,
       userId: questions.userId,
-      status: questions.status,
+      paidAt: questions.paidAt,
     })
     .from(questions)
     .where(eq(questions.id, questionId))

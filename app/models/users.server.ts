@@ -1,9 +1,10 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import {
   bookings,
+  emailOutbox,
   experts,
   notifications,
   questions,
@@ -200,6 +201,15 @@ export async function deleteUserAccount(db: Database, userId: number, now = new 
   await db.batch([
     db.delete(sessions).where(eq(sessions.userId, userId)),
     db.delete(userFavorites).where(eq(userFavorites.userId, userId)),
+    // Their e-mails, sent or waiting: nothing more goes to them, and no copy of their address stays.
+    db
+      .delete(emailOutbox)
+      .where(
+        inArray(
+          emailOutbox.notificationId,
+          db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, userId)),
+        ),
+      ),
     db.delete(notifications).where(eq(notifications.userId, userId)),
     db.update(questions).set({ name: null, email: null }).where(eq(questions.userId, userId)),
     db.update(bookings).set({ name: null, email: null, notes: null }).where(eq(bookings.userId, userId)),
@@ -221,7 +231,9 @@ export async function deleteUserAccount(db: Database, userId: number, now = new 
     db
       .update(users)
       .set({
-        username: `deleted-user-${userId}`,
+        // A colon is outside every username's alphabet, so no one can register this name first
+        // (and make the delete fail on the unique index).
+        username: `deleted:${userId}`,
         email: `deleted-user-${userId}@invalid`,
         name: null,
         firstName: null,

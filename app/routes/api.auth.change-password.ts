@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { currentSessionId } from "~/auth/session.server";
+import { changePassword, PASSWORD_THROTTLED_MESSAGE } from "~/auth/account.server";
 import { apiError, apiJson, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
-import { changeUserPassword } from "~/models/users.server";
 import { ChangePasswordApiSchema, WRONG_CURRENT_PASSWORD_MESSAGE } from "~/schemas/auth";
 
 /**
@@ -12,12 +11,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(context, request);
   const input = await readJson(request, ChangePasswordApiSchema);
-  const outcome = await changeUserPassword(context.primaryDb, {
-    userId: user.id,
+  const outcome = await changePassword(context, request, user, {
     currentPassword: input.currentPassword,
     newPassword: input.newPassword,
-    keepSessionId: await currentSessionId(request),
   });
+  if (outcome === "throttled") return apiError(429, PASSWORD_THROTTLED_MESSAGE);
   if (outcome === "wrong_current_password") {
     return apiError(400, WRONG_CURRENT_PASSWORD_MESSAGE, {
       fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD_MESSAGE] },

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { closeAccount } from "~/auth/account.server";
-import { clearSessionCookie, forgetCachedUser } from "~/auth/session.server";
+import { closeAccount, updateAccountProfile } from "~/auth/account.server";
+import { clearSessionCookie } from "~/auth/session.server";
 import { publicUser } from "~/auth/status.server";
 import { apiError, readJson, requireApiUser } from "~/lib/api.server";
-import { getSessionUserById, updateUserProfile } from "~/models/users.server";
+import { getSessionUserById } from "~/models/users.server";
 import { AccountProfileSchema } from "~/schemas/auth";
 
 /** PATCH /api/users/{id} {name, email}; DELETE /api/users/{id}. Only ever the caller's own account. */
@@ -16,8 +16,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   switch (request.method) {
     case "PATCH": {
       const input = await readJson(request, AccountProfileSchema);
-      await updateUserProfile(context.primaryDb, user.id, input);
-      forgetCachedUser(context);
+      await updateAccountProfile(context, user, input);
       const updated = await getSessionUserById(context.primaryDb, user.id);
       return Response.json(updated ? publicUser(updated) : null, {
         headers: { "Cache-Control": "private, no-store" },

@@ -8,10 +8,12 @@ import {
   type Actor,
   answerQuestion,
   checkCanManage,
+  getQuestionRow,
   type PaymentOutcome,
   questionDeps,
 } from "~/models/questions.server";
 import { ANSWER_MESSAGES, answerSchema } from "~/schemas/questions";
+import { invalidateExpert } from "./cache.server";
 import { AUDIO_MAX_BYTES, readUploadedFile, sniffAudioType, storeAudio, UploadError } from "./media.server";
 
 export type AnswerSubmission = {
@@ -87,5 +89,8 @@ export async function submitAnswer(
     return { ok: false, status: result.httpStatus, message: result.message };
   }
   if (result.status === "draft") return { ok: true, kind: "draft" };
+  // The profile shows how many questions the expert answered, and the ones published there.
+  const answered = await getQuestionRow(deps.db, questionId);
+  if (answered?.expertId) await invalidateExpert(context.cache, { id: answered.expertId });
   return { ok: true, kind: "answered", payment: result.payment, hasAudio: audio !== null };
 }

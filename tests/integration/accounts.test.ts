@@ -43,9 +43,27 @@ describe("account settings", () => {
       { cookie },
     );
     expect(response.status).toBe(400);
-    const html = await response.text();
-    expect(html).toContain("Name is required");
-    expect(html).toContain("Invalid email address");
+    // In the page itself, not only in its data: a browser without JavaScript shows the markup.
+    const markup = (await response.text()).split("__remixContext")[0];
+    expect(markup).toContain("Name is required");
+    expect(markup).toContain("Invalid email address");
+    expect(markup).toMatch(/name="email"[^>]*value="x"|value="x"[^>]*name="email"/);
+
+    await insertAccount("strict-expert", "strict-pass", { role: "expert", withExpertProfile: true });
+    const wrongPassword = await postForm(
+      "/expert/account",
+      {
+        intent: "password",
+        currentPassword: "nope",
+        newPassword: "new-pass-123",
+        confirmPassword: "new-pass-123",
+      },
+      { cookie: await signIn("strict-expert", "strict-pass") },
+    );
+    expect(wrongPassword.status).toBe(400);
+    expect((await wrongPassword.text()).split("__remixContext")[0]).toContain(
+      "Current password is incorrect",
+    );
   });
 
   it("changes the password only with the right current one, and ends every other session", async () => {
@@ -64,7 +82,11 @@ describe("account settings", () => {
       { cookie: laptop },
     );
     expect(wrong.status).toBe(400);
-    expect(await wrong.text()).toContain("Current password is incorrect");
+    const wrongPage = await wrong.text();
+    expect(wrongPage).toContain("Current password is incorrect");
+    // The typed passwords never come back (the page's data would refill the fields with them).
+    expect(wrongPage).not.toContain("not-it");
+    expect(wrongPage).not.toContain("new-password-1");
 
     const mismatch = await postForm(
       "/dashboard/settings",
@@ -76,7 +98,10 @@ describe("account settings", () => {
       },
       { cookie: laptop },
     );
-    expect(await mismatch.text()).toContain("Passwords do not match");
+    const mismatchPage = await mismatch.text();
+    expect(mismatchPage).toContain("Passwords do not match");
+    expect(mismatchPage).not.toContain("old-password-1");
+    expect(mismatchPage).not.toContain("other-password");
 
     const short = await postForm(
       "/dashboard/settings",
@@ -101,6 +126,7 @@ describe("account settings", () => {
       { cookie: laptop },
     );
     expect(changed.status).toBe(200);
+    expect(await changed.text()).not.toContain("new-password-1");
     expect((await get("/dashboard", laptop)).status).toBe(200);
     expect((await get("/dashboard", phone)).status).toBe(302);
     await expect(signIn("changer", "old-password-1")).rejects.toThrow();

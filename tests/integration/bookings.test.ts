@@ -801,6 +801,27 @@ describe("the expert's calendar and schedule", () => {
     expect(await db().select().from(availability).where(eq(availability.expertId, expert.expertId))).toEqual(
       [],
     );
+
+    // Without JavaScript the refused schedule comes back as it was sent, next to its message.
+    const refused = await postForm(
+      "/expert/availability",
+      {
+        ...base,
+        "days[1].enabled": "on",
+        "days[1].start": "17:00",
+        "days[1].end": "09:00",
+        timeZone: "Europe/Paris",
+      },
+      { cookie: expert.cookie },
+    );
+    const markup = (await refused.text()).split("__remixContext")[0];
+    const selectNamed = (name: string) =>
+      markup.match(
+        new RegExp(`<select[^>]*name="${name.replace(/[[\].]/g, "\\$&")}"[\\s\\S]*?</select>`),
+      )?.[0] ?? "";
+    expect(selectNamed("days[1].start")).toMatch(/value="17:00" selected=""/);
+    expect(selectNamed("days[1].end")).toMatch(/value="09:00" selected=""/);
+    expect(selectNamed("timeZone")).toMatch(/value="Europe\/Paris" selected=""/);
     const [zone] = await db()
       .select({ timeZone: experts.timeZone })
       .from(experts)

@@ -175,6 +175,36 @@ describe("earnings from the payments ledger", () => {
   });
 
   it("exports the expert's own ledger lines as CSV, formula-like cells neutralised", async () => {
+    // Checkouts the client walked away from never reached the expert, so they are not in the file.
+    const unpaid = await insertQuestion(db(), {
+      expertId: expert.expert.id,
+      status: "awaiting_payment",
+      paidAt: null,
+      deadlineAt: null,
+      name: "Walked Away Asker",
+      question: "A confidential question that was never paid for",
+    });
+    await pay({
+      kind: "question",
+      amount: 1500,
+      status: "pending",
+      expertId: expert.expert.id,
+      questionId: unpaid.id,
+    });
+    const hold = await insertBooking(db(), {
+      expertId: expert.expert.id,
+      status: "expired",
+      confirmedAt: null,
+      name: "Walked Away Booker",
+    });
+    await pay({
+      kind: "booking",
+      amount: 12000,
+      status: "cancelled",
+      expertId: expert.expert.id,
+      bookingId: hold.id,
+    });
+
     const response = await get("/expert/earnings/export", expert.cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
@@ -194,6 +224,8 @@ describe("earnings from the payments ledger", () => {
     expect(lines.some((line) => line.includes(",captured,upcoming,120.00,USD,"))).toBe(true);
     expect(text).not.toContain("999.00");
     expect(text).not.toContain("Subscription,");
+    expect(text).not.toContain("Walked Away");
+    expect(text).not.toContain("never paid for");
   });
 
   it("gives another expert only their own lines", async () => {

@@ -2,15 +2,17 @@
  * A question changed by someone else between a request's read and its write (an answer that lands as
  * the scheduled task expires the question, or as an admin declines it): the request that lost the race
  * changes nothing and tells nobody anything, so no one reads "you were not charged" for a charged answer.
+ * The scheduled reminders and video links too: none for a question just answered or a session just
+ * cancelled.
  */
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "~/db/client.server";
-import { questions } from "~/db/schema.server";
-import { expireQuestions } from "~/models/deadlines.server";
+import { bookings, questions } from "~/db/schema.server";
+import { expireQuestions, remindExperts, sendMeetingLinks } from "~/models/deadlines.server";
 import { answerQuestion, declineQuestion } from "~/models/questions.server";
-import { insertQuestion } from "../factories";
+import { insertBooking, insertQuestion } from "../factories";
 import { newClient, newExpert, notificationsOf } from "./support/questions";
 
 const HOUR = 60 * 60 * 1000;
@@ -87,6 +89,39 @@ describe("a question that changed under a request", () => {
     );
     expect(result.ok).toBe(false);
     expect(await kinds(client.userId)).not.toContain("question_declined");
+  });
+
+  it("brings no reminder to the expert when their answer lands first", async () => {
+    const { expert, question } = await openQuestion();
+    await createDatabase(env.DB)
+      .update(questions)
+      .set({ paidAt: new Date(Date.now() - 13 * HOUR) })
+      .where(eq(questions.id, question.id));
+    const db = changedBeforeFirstBatch(answerNow(question.id));
+    const report = await remindExperts(db, new Date());
+    expect(report.changed).toBe(0);
+    expect(await kinds(expert.userId)).not.toContain("question_reminder");
+  });
+
+  it("sends no video link for a session cancelled as the link was about to go", async () => {
+    const { expert, client } = await openQuestion();
+    const startsAt = new Date(Date.now() + 10 * 60 * 1000);
+    const booking = await insertBooking(createDatabase(env.DB), {
+      expertId: expert.expertId,
+      userId: client.userId,
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + HOUR),
+    });
+    const db = changedBeforeFirstBatch((target) =>
+      target
+        .update(bookings)
+        .set({ status: "cancelled", cancelledAt: new Date() })
+        .where(eq(bookings.id, booking.id)),
+    );
+    const report = await sendMeetingLinks(db, new Date());
+    expect(report.changed).toBe(0);
+    expect(await kinds(client.userId)).not.toContain("meeting_link");
+    expect(await kinds(expert.userId)).not.toContain("meeting_link");
   });
 
   it("is not answered, and the asker is not told so, when a decline lands first", async () => {

@@ -128,6 +128,15 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     );
     expect(short.status).toBe(400);
     expect(await short.text()).toContain("Your question must be at least 10 characters long");
+    // Without JavaScript the refused form comes back as sent: the text, and the switches as set.
+    const withSwitches = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: "too short", requestAudioResponse: "on", showOnProfile: "on" },
+      { cookie: client.cookie },
+    );
+    const refilled = await withSwitches.text();
+    expect(refilled).toContain(">too short</textarea>");
+    expect(refilled.match(/role="switch"[^>]*aria-checked="true"/g)).toHaveLength(2);
     const long = await postForm(
       `/ask/${expert.expertId}`,
       { question: "x".repeat(20_000) },

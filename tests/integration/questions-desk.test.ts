@@ -1,5 +1,7 @@
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { get, postForm } from "./support/accounts";
+import { questions } from "~/db/schema.server";
+import { db, get, postForm } from "./support/accounts";
 import {
   getLedger,
   getQuestion,
@@ -356,6 +358,34 @@ describe("who may read a question", () => {
       expect(await response.text()).not.toContain("Private question text here.");
     }
     expect((await get(`/questions/${question.id}`)).headers.get("Location")).toMatch(/^\/auth/);
+  });
+
+  it("keeps a question not yet paid for from its expert: only the asker and admins see it", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const admin = await newAdmin();
+    const question = await pendingQuestion(client.userId, expert.expertId, {
+      question: "Unpaid private question text.",
+      status: "awaiting_payment",
+      paidAt: null,
+    });
+    for (const person of [client, admin]) {
+      expect((await get(`/questions/${question.id}`, person.cookie)).status, person.username).toBe(200);
+    }
+    const response = await get(`/questions/${question.id}`, expert.cookie);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain("Unpaid private question text.");
+
+    // Nor once it expired unpaid (its PaymentIntent cancelled, or its asker's account closed).
+    await db()
+      .update(questions)
+      .set({ status: "expired", expiredAt: new Date() })
+      .where(eq(questions.id, question.id));
+    expect((await get(`/questions/${question.id}`, expert.cookie)).status).toBe(404);
+    expect(await (await get("/expert/questions", expert.cookie)).text()).not.toContain(
+      "Unpaid private question text.",
+    );
+    expect((await answer(question.id, expert.cookie)).status).toBe(404);
   });
 
   it("lists a client's own questions only at GET /api/questions", async () => {

@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Category, Expert } from "~/db/schema.server";
 import { cacheKeys, invalidateCategories, invalidateExpert } from "~/services/cache.server";
-import { insertReview } from "../factories";
-import { db, get, insertAccount, signIn } from "./support/accounts";
+import { insertQuestion, insertReview } from "../factories";
+import { db, get, insertAccount, postForm, signIn } from "./support/accounts";
 import { addExpert, cardNames, categoriesBySlug, waitForKv } from "./support/discovery";
 
 /**
@@ -113,5 +113,35 @@ describe("the home page read models", () => {
     // The session lookup is the only D1 round trip left for a signed-in visitor.
     expect(Number(response.headers.get("X-D1-Queries"))).toBe(1);
     await response.body?.cancel();
+  });
+});
+
+describe("writes that change a cached profile", () => {
+  it("shows an expert's new name and their new answer count at once", async () => {
+    const { userId, expertId } = await insertAccount("renamer", "renamer-pass-1", { role: "expert" });
+    const expertCookie = await signIn("renamer", "renamer-pass-1");
+    const profile = () => page(`/expert/${expertId}`);
+    const answeredCount = async () => (await profile()).match(/class="profile__answered">(\d+)</)?.[1];
+    expect(await profile()).toContain("renamer Name");
+    expect(await answeredCount()).toBe("0");
+    await waitForKv(cacheKeys.expertProfile(expertId!));
+
+    const renamed = await postForm(
+      "/expert/account",
+      { intent: "profile", name: "Renata Renamed", email: "renata@example.com" },
+      { cookie: expertCookie },
+    );
+    expect(renamed.status).toBe(200);
+    expect(await profile()).toContain("Renata Renamed");
+
+    await waitForKv(cacheKeys.expertProfile(expertId!));
+    const question = await insertQuestion(db(), { expertId: expertId!, userId, status: "pending" });
+    const answered = await postForm(
+      `/questions/${question.id}/answer`,
+      { answer: "Start with the customers you already have.", status: "answered" },
+      { cookie: expertCookie },
+    );
+    expect(answered.status).toBe(200);
+    expect(await answeredCount()).toBe("1");
   });
 });

@@ -4,10 +4,12 @@
  * (and payments that arrive after), and cancelling with a refund made exactly once.
  */
 import { eq } from "drizzle-orm";
+import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
-import { bookings } from "~/db/schema.server";
+import { bookings, users } from "~/db/schema.server";
 import { localToInstant } from "~/lib/slots";
 import { freeExpiredHolds, refundBooking } from "~/models/bookings.server";
+import { deleteUserAccount } from "~/models/users.server";
 import { db, get, postForm, postRaw } from "../support/accounts";
 import {
   book,
@@ -62,8 +64,29 @@ async function lapsedHoldRetaken(sessionPrice = 15000) {
   return { slow, fast, held, taken };
 }
 
+/** The booking screen's loader data, as Remix sends it to the browser (a single-fetch `.data` request). */
+async function bookingScreenData(path: string, cookie: string) {
+  const response = await get(path, cookie);
+  expect(response.status).toBe(200);
+  const decoded = await decode(response.body!);
+  await decoded.done;
+  const routes = decoded.value as Record<string, { data: { busy: number[]; retry: unknown } }>;
+  return routes["routes/book.$expertId"].data;
+}
+
 const confirm = (client: Person, bookingId: number, paymentIntentId: string) =>
   postJson(`/api/bookings/${bookingId}/payment`, { paymentIntentId }, client.cookie);
+
+/** A hold whose bank payment is processing (the browser came back; the money has not arrived). */
+async function bankPaymentProcessing() {
+  const expert = await newBookableExpert({ sessionPrice: 15000 });
+  const client = await newClient();
+  const held = await hold(client, expert.expertId, freshDate());
+  await stripeFake.setStatus(held.paymentIntentId, "processing");
+  expect((await confirm(client, held.bookingId, held.paymentIntentId)).status).toBe(200);
+  expect((await getBooking(held.bookingId)).status).toBe("pending");
+  return { expert, client, held };
+}
 
 async function paidBooking(price = 15000) {
   const expert = await newBookableExpert({ sessionPrice: price });
@@ -178,6 +201,59 @@ describe("holding a slot and paying for it", () => {
     expect(response.headers.get("Location")).toBe(`/thank-you?booking=${held.bookingId}`);
     expect(toastFrom(response)).toMatchObject({ title: "Success!" });
     expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+  });
+
+  it("returns from a bank page's failed payment to the screen with the client's own hold offered again", async () => {
+    const expert = await newBookableExpert();
+    const [client, stranger] = await Promise.all([newClient(), newClient()]);
+    const message = "Let's go through the pricing page and the onboarding e-mails together.";
+    const held = await hold(client, expert.expertId, freshDate(), "10:00", { message });
+    await stripeFake.setStatus(held.paymentIntentId, "requires_payment_method", {
+      message: "The bank refused the payment.",
+      code: "payment_method_provider_decline",
+    });
+    const response = await get(
+      `/book/return?booking=${held.bookingId}&payment_intent=${held.paymentIntentId}&redirect_status=failed`,
+      client.cookie,
+    );
+    expect(response.status).toBe(302);
+    const retryPath = `/book/${expert.expertId}?retry=${held.bookingId}`;
+    expect(response.headers.get("Location")).toBe(retryPath);
+    expect(toastFrom(response)).toMatchObject({ title: "Payment Failed" });
+    const { startsAt } = await getBooking(held.bookingId);
+
+    // The hold's own start is free again for its client, with its message; for anyone else it is taken.
+    const mine = await bookingScreenData(
+      `/book/${expert.expertId}.data?retry=${held.bookingId}`,
+      client.cookie,
+    );
+    expect(mine.retry).toEqual({ bookingId: held.bookingId, startsAt: startsAt.getTime(), message });
+    expect(mine.busy).not.toContain(startsAt.getTime());
+    const theirs = await bookingScreenData(
+      `/book/${expert.expertId}.data?retry=${held.bookingId}`,
+      stranger.cookie,
+    );
+    expect(theirs.retry).toBeNull();
+    expect(theirs.busy).toContain(startsAt.getTime());
+    expect(await (await get(retryPath, client.cookie)).text()).toContain(message);
+
+    // Paying again from there reuses the hold and its PaymentIntent.
+    const again = await hold(client, expert.expertId, (await getBooking(held.bookingId)).date, "10:00", {
+      message,
+      bookingId: held.bookingId,
+    });
+    expect(again).toMatchObject({ bookingId: held.bookingId, paymentIntentId: held.paymentIntentId });
+
+    // A lapsed hold is never offered again.
+    await db()
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, held.bookingId));
+    const lapsed = await bookingScreenData(
+      `/book/${expert.expertId}.data?retry=${held.bookingId}`,
+      client.cookie,
+    );
+    expect(lapsed.retry).toBeNull();
   });
 
   it("confirms the booking from the webhook when the browser never comes back, once", async () => {
@@ -495,12 +571,7 @@ describe("a hold on an expert who deletes their account", () => {
   });
 
   it("refunds a payment that was already on its way, and never confirms the session", async () => {
-    const expert = await newBookableExpert({ sessionPrice: 15000 });
-    const client = await newClient();
-    const held = await hold(client, expert.expertId, freshDate());
-    await stripeFake.setStatus(held.paymentIntentId, "processing");
-    expect((await confirm(client, held.bookingId, held.paymentIntentId)).status).toBe(200);
-    expect((await getBooking(held.bookingId)).status).toBe("pending");
+    const { expert, client, held } = await bankPaymentProcessing();
 
     await postForm("/expert/account", { intent: "delete" }, { cookie: expert.cookie });
     // The bank payment goes through afterwards: Stripe tells the webhook, the browser comes back.
@@ -512,6 +583,137 @@ describe("a hold on an expert who deletes their account", () => {
     expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
     expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
     expect(await notificationKinds(client.userId)).not.toContain("booking_confirmed");
+  });
+});
+
+describe("a hold paid for while its expert's account is being closed", () => {
+  it("lapses at the sweep and the payment is refunded, instead of waiting for ever", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    // The window inside closeAccount: the holds were released, then this one was made, then the
+    // account was deleted; the client's payment lands after that.
+    await deleteUserAccount(db(), expert.userId);
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("awaiting_payment");
+
+    const sweep = await freeExpiredHolds(depsAt(new Date(Date.now() + 16 * 60 * 1000)));
+    expect(sweep.failures).toEqual([]);
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    // Once is enough.
+    await freeExpiredHolds(depsAt(new Date(Date.now() + 21 * 60 * 1000)));
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+  });
+});
+
+describe("a client who deletes their account", () => {
+  it("withdraws their questions uncharged, lets their holds lapse and cancels their sessions as they could", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    // A session in a week (cancellable, refunded), and one tomorrow (too late for the client to cancel).
+    const later = await hold(client, expert.expertId, freshDate());
+    await stripeFake.setStatus(later.paymentIntentId, "succeeded");
+    expect((await confirm(client, later.bookingId, later.paymentIntentId)).status).toBe(200);
+    const soon = await hold(client, expert.expertId, freshDate(), "11:00");
+    await stripeFake.setStatus(soon.paymentIntentId, "succeeded");
+    expect((await confirm(client, soon.bookingId, soon.paymentIntentId)).status).toBe(200);
+    const inTwelveHours = new Date(Date.now() + 12 * 3_600_000);
+    await db()
+      .update(bookings)
+      .set({ startsAt: inTwelveHours, endsAt: new Date(inTwelveHours.getTime() + 3_600_000) })
+      .where(eq(bookings.id, soon.bookingId));
+    // An unpaid hold, an authorised question and an unpaid one.
+    const unpaidHold = await hold(client, expert.expertId, freshDate());
+    const question = "Which of my two pricing pages should I keep for the launch next month?";
+    const ask = async () => {
+      const response = await postJson(
+        "/api/questions",
+        { question, expertId: expert.expertId },
+        client.cookie,
+      );
+      return (await response.json()) as { questionId: number; paymentIntentId: string };
+    };
+    const paid = await ask();
+    await stripeFake.setStatus(paid.paymentIntentId, "requires_capture");
+    expect(
+      (
+        await postJson(
+          `/api/questions/${paid.questionId}/payment`,
+          { paymentIntentId: paid.paymentIntentId },
+          client.cookie,
+        )
+      ).status,
+    ).toBe(200);
+    const unpaid = await ask();
+
+    const response = await postForm("/dashboard/settings", { intent: "delete" }, { cookie: client.cookie });
+    expect(response.status).toBe(302);
+
+    expect(await getQuestion(paid.questionId)).toMatchObject({ status: "rejected" });
+    expect((await stripeFake.intent(paid.paymentIntentId)).status).toBe("canceled");
+    expect(await getQuestion(unpaid.questionId)).toMatchObject({ status: "expired" });
+    expect((await stripeFake.intent(unpaid.paymentIntentId)).status).toBe("canceled");
+    expect(await notificationKinds(expert.userId)).toEqual(
+      expect.arrayContaining(["question_withdrawn", "booking_cancelled"]),
+    );
+    // The expert can no longer answer it, so nobody is charged for it.
+    const answer = await postForm(
+      `/questions/${paid.questionId}/answer`,
+      { answer: "Keep the simpler one.", status: "answered" },
+      { cookie: expert.cookie },
+    );
+    expect(answer.status).toBe(409);
+    expect((await stripeFake.requests(paid.paymentIntentId)).some((r) => r.path.endsWith("/capture"))).toBe(
+      false,
+    );
+
+    expect(await getBooking(later.bookingId)).toMatchObject({ status: "cancelled" });
+    expect(await refundRequests(later.paymentIntentId)).toHaveLength(1);
+    expect(await getBooking(soon.bookingId)).toMatchObject({ status: "confirmed" });
+    expect(await refundRequests(soon.paymentIntentId)).toHaveLength(0);
+    expect(await getBooking(unpaidHold.bookingId)).toMatchObject({ status: "expired" });
+    expect((await stripeFake.intent(unpaidHold.paymentIntentId)).status).toBe("canceled");
+  });
+
+  it("refunds their bank payment that lands afterwards, and never confirms the session", async () => {
+    const { expert, client, held } = await bankPaymentProcessing();
+
+    expect(
+      (await postForm("/dashboard/settings", { intent: "delete" }, { cookie: client.cookie })).status,
+    ).toBe(302);
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    // Nobody comes back from the bank's page to a deleted account: the scheduled sweep refunds it.
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured" });
+    await freeExpiredHolds(depsAt(new Date()));
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    expect(await notificationKinds(expert.userId)).not.toContain("booking_confirmed");
+  });
+
+  it("succeeds even when someone registered the name a deleted account used to get", async () => {
+    const client = await newClient();
+    const squatter = await postJson(
+      "/api/users",
+      { username: `deleted-user-${client.userId}`, email: "squat@example.com", password: "squat-pass-1" },
+      "",
+    );
+    expect(squatter.status).toBe(201);
+    const response = await postForm("/dashboard/settings", { intent: "delete" }, { cookie: client.cookie });
+    expect(response.status).toBe(302);
+    const [gone] = await db().select().from(users).where(eq(users.id, client.userId));
+    expect(gone.deletedAt).not.toBeNull();
+    // The name a deletion leaves is outside what anyone can register.
+    const taken = await postJson(
+      "/api/users",
+      { username: gone.username, email: "squat2@example.com", password: "squat-pass-1" },
+      "",
+    );
+    expect(taken.status).toBe(400);
   });
 });
 

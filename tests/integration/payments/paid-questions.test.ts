@@ -149,6 +149,45 @@ describe("asking with Stripe configured", () => {
     expect(calls.some((r) => r.path === `/v1/payment_intents/${asked.paymentIntentId}`)).toBe(true);
   });
 
+  it("returns from a bank page's failed payment to the form filled with the question, for its asker only", async () => {
+    const expert = await newExpert();
+    const other = await newExpert();
+    const client = await newClient();
+    const stranger = await newClient();
+    const asked = await ask(client, expert.expertId, { requestAudioResponse: true });
+    await stripeFake.setStatus(asked.paymentIntentId, "requires_payment_method", {
+      message: "The bank refused the payment.",
+      code: "payment_method_provider_decline",
+    });
+    const back = await get(
+      `/ask/return?question=${asked.questionId}&payment_intent=${asked.paymentIntentId}`,
+      client.cookie,
+    );
+    expect(back.status).toBe(302);
+    const retryPath = `/ask/${expert.expertId}?retry=${asked.questionId}`;
+    expect(back.headers.get("Location")).toBe(retryPath);
+
+    const switchOf = (html: string, name: string) =>
+      html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0];
+    const html = await (await get(retryPath, client.cookie)).text();
+    expect(html).toContain(QUESTION);
+    expect(switchOf(html, "requestAudioResponse")).toContain('checked=""');
+    expect(switchOf(html, "showOnProfile")).not.toContain('checked=""');
+    // Nobody else's question, and never on another expert's form.
+    expect(await (await get(retryPath, stranger.cookie)).text()).not.toContain(QUESTION);
+    const elsewhere = await get(`/ask/${other.expertId}?retry=${asked.questionId}`, client.cookie);
+    expect(await elsewhere.text()).not.toContain(QUESTION);
+
+    // Paying again from that form reuses the question and its PaymentIntent.
+    const retry = await ask(client, expert.expertId, { questionId: asked.questionId });
+    expect(retry).toMatchObject({ questionId: asked.questionId, paymentIntentId: asked.paymentIntentId });
+    await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    expect((await confirm(client, asked.questionId, asked.paymentIntentId)).status).toBe(200);
+    // A paid question is never offered for paying again.
+    expect(await (await get(retryPath, client.cookie)).text()).not.toContain(QUESTION);
+    expect(await questionsOf(client.userId)).toHaveLength(1);
+  });
+
   it("takes a retry after an authorisation whose confirmation was lost as the paid question", async () => {
     const expert = await newExpert();
     const client = await newClient();
@@ -191,6 +230,26 @@ describe("asking with Stripe configured", () => {
     // Nothing half-made is left behind, and the next try works.
     expect((await (await get("/api/questions", client.cookie)).json()) as unknown[]).toEqual([]);
     expect((await ask(client, expert.expertId)).status).toBe("requires_payment");
+  });
+});
+
+describe("a question being paid for when its expert deletes their account", () => {
+  it("expires, its PaymentIntent is cancelled, and a late confirmation is refused", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    expect((await postForm("/expert/account", { intent: "delete" }, { cookie: expert.cookie })).status).toBe(
+      302,
+    );
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "expired",
+      paymentState: "cancelled",
+    });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
+    expect((await stripeFake.intent(asked.paymentIntentId)).status).toBe("canceled");
+    const late = await confirm(client, asked.questionId, asked.paymentIntentId);
+    expect(late.status).toBeGreaterThanOrEqual(400);
+    expect((await getQuestion(asked.questionId)).status).toBe("expired");
   });
 });
 

@@ -8,9 +8,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookings, questions, users } from "~/db/schema.server";
+import { captureQuestionPayment, listQuestionsAwaitingCapture } from "~/models/questions.server";
 import { bookingTimes, insertBooking, insertQuestion } from "../../factories";
 import { db, get, postForm } from "../support/accounts";
-import { book, bookableDate, getBooking, newBookableExpert } from "../support/bookings";
+import { book, bookableDate, depsAt, getBooking, newBookableExpert } from "../support/bookings";
 import {
   getLedger,
   getQuestion,
@@ -177,6 +178,40 @@ describe("the 24-hour deadline", () => {
     expect(await stripeFake.intent(paymentIntentId)).toMatchObject({ status: "succeeded" });
   });
 
+  it("takes a capture out of the queue once Stripe says its payment was cancelled", async () => {
+    const { expert, questionId, paymentIntentId } = await paidQuestion();
+    await stripeFake.failNext(paymentIntentId, "capture");
+    expect((await answer(questionId, expert)).status).toBe(200);
+    // Cancelled at Stripe (the Dashboard, a fraud review) with no webhook heard.
+    await stripeFake.setStatus(paymentIntentId, "canceled");
+    await runAt(Date.now() + 5 * 60 * 1000);
+    expect(await getQuestion(questionId)).toMatchObject({ status: "answered", paymentState: "cancelled" });
+    expect(await getLedger(questionId)).toMatchObject({ status: "cancelled" });
+    const captures = async () =>
+      (await stripeFake.requests(paymentIntentId)).filter((request) => request.path.endsWith("/capture"));
+    const tried = (await captures()).length;
+    await runAt(Date.now() + 10 * 60 * 1000);
+    expect(await captures()).toHaveLength(tried);
+  });
+
+  it("tries the capture tried least recently first, so one that keeps failing blocks no other", async () => {
+    const first = await paidQuestion();
+    const second = await paidQuestion();
+    await stripeFake.failNext(first.paymentIntentId, "capture");
+    expect((await answer(first.questionId, first.expert)).status).toBe(200);
+    await stripeFake.failNext(second.paymentIntentId, "capture");
+    expect((await answer(second.questionId, second.expert)).status).toBe(200);
+    const queue = (await listQuestionsAwaitingCapture(db(), { limit: 1000 })).map((row) => row.id);
+    expect(queue.indexOf(first.questionId)).toBeLessThan(queue.indexOf(second.questionId));
+    // The first is tried again and refused again: it goes behind the second.
+    await stripeFake.failNext(first.paymentIntentId, "capture", "Still declined.");
+    expect((await captureQuestionPayment(depsAt(new Date(Date.now() + 60_000)), first.questionId)).ok).toBe(
+      false,
+    );
+    const after = (await listQuestionsAwaitingCapture(db(), { limit: 1000 })).map((row) => row.id);
+    expect(after.indexOf(second.questionId)).toBeLessThan(after.indexOf(first.questionId));
+  });
+
   it("gives a subscriber the day's question back instead", async () => {
     const expert = await newExpert("sub-deadline");
     const client = await newClient();
@@ -255,7 +290,7 @@ describe("sessions", () => {
     const client = await newClient();
     const held = await book(client, {
       expertId: expert.expertId,
-      date: bookableDate({ n: 40 }),
+      date: bookableDate({ n: 35 }),
       time: "11:00",
     });
     const { bookingId, paymentIntentId } = (await held.json()) as {

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { questions, stripeEvents } from "~/db/schema.server";
+import { notifications, questions, stripeEvents } from "~/db/schema.server";
 import { listQuestionsAwaitingCapture } from "~/models/questions.server";
 import { insertQuestion } from "../../factories";
 import { db, get } from "../support/accounts";
@@ -191,6 +191,20 @@ describe("the Stripe webhook (/webhooks/stripe)", () => {
       paymentState: "cancelled",
     });
     expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
+  });
+
+  it("withdraws an open question whose authorisation was cancelled at Stripe, telling its asker", async () => {
+    const { asked } = await unpaidQuestion();
+    const authorised = await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    await sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", authorised));
+    expect((await getQuestion(asked.questionId)).status).toBe("pending");
+    const cancelled = await stripeFake.setStatus(asked.paymentIntentId, "canceled");
+    expect((await sendWebhook(stripeEvent("payment_intent.canceled", cancelled))).status).toBe(200);
+    const question = await getQuestion(asked.questionId);
+    expect(question).toMatchObject({ status: "expired", paymentState: "cancelled" });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
+    const notices = await db().select().from(notifications).where(eq(notifications.userId, question.userId!));
+    expect(notices.map((notice) => notice.title)).toContain("Your question was withdrawn");
   });
 
   it("takes an answered question whose authorisation Stripe cancelled out of the capture retries", async () => {
