@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useId, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { REVIEW_COMMENT_MAX } from "~/schemas/reviews";
@@ -23,6 +23,7 @@ export function ReviewForm({
   myRating: number | null;
 }) {
   const fetcher = useFetcher<ReviewReply>();
+  const location = useLocation();
   const formId = useId();
   const [rating, setRating] = useState<number | null>(null);
   const rated = myRating ?? (fetcher.data?.ok ? (fetcher.data.rating ?? null) : null);
@@ -45,6 +46,7 @@ export function ReviewForm({
       aria-labelledby={`${formId}-title`}
     >
       <input type="hidden" name="subject" value={subject} />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <input type="hidden" name={subject === "question" ? "questionId" : "bookingId"} value={id} />
       <fieldset
         className="review-form__stars"

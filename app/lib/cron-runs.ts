@@ -14,6 +14,7 @@ export const SUMMARY_LABELS: Record<string, string> = {
   emailsLogged: "E-mails logged (no provider)",
   emailsRetrying: "E-mails to retry",
   emailsFailed: "E-mails given up",
+  recordsPruned: "Old records removed",
 };
 
 const SUBJECTS: Record<string, string> = {

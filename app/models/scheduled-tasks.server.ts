@@ -11,6 +11,7 @@ import {
   type TaskFailure,
 } from "~/models/deadlines.server";
 import { deliverOutbox } from "~/models/email-outbox.server";
+import { pruneOldRecords } from "~/models/retention.server";
 import { lapseEndedSubscriptions } from "~/models/subscriptions.server";
 import type { FetchLike } from "~/services/email.server";
 import { getOptionalStripe } from "~/services/stripe.server";
@@ -94,6 +95,9 @@ export async function runScheduledTasks(
   });
   await task("lapse-subscriptions", async () => {
     summary.subscriptionsLapsed = (await lapseEndedSubscriptions(db, now)).length;
+  });
+  await task("prune", async () => {
+    summary.recordsPruned = await pruneOldRecords(db, now);
   });
   // Last, so the messages the tasks above queued go out in this run.
   await task("email", async () => {

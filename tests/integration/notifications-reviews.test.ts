@@ -4,7 +4,15 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { emailOutbox, notifications, questions, reviews } from "~/db/schema.server";
+import {
+  cronRuns,
+  emailOutbox,
+  notifications,
+  questions,
+  rateLimits,
+  reviews,
+  stripeEvents,
+} from "~/db/schema.server";
 import { notify } from "~/models/notifications.server";
 import { insertBooking, insertQuestion } from "../factories";
 import { db, get, postForm } from "./support/accounts";
@@ -226,11 +234,35 @@ describe("the e-mail outbox", () => {
   });
 });
 
+describe("e-mail after an account is deleted", () => {
+  it("is not sent, and no copy of the address stays in the outbox", async () => {
+    const client = await newClient();
+    const address = `${client.username}@example.com`;
+    await notify(db(), {
+      userId: client.userId,
+      kind: "question_answered",
+      title: "Your question was answered",
+      body: "Someone answered your question.",
+      link: "/dashboard/questions",
+      dedupeKey: `deleted-account:${client.userId}`,
+    });
+    expect(await outboxTo(address)).toHaveLength(1);
+    expect(
+      (await postForm("/dashboard/settings", { intent: "delete" }, { cookie: client.cookie })).status,
+    ).toBe(302);
+    const provider = fakeEmailProvider();
+    await runAt(Date.now(), { vars: EMAIL_VARS, fetch: provider.fetch });
+    expect(provider.sent.filter((email) => JSON.stringify(email.body).includes(address))).toEqual([]);
+    expect(await outboxTo(address)).toEqual([]);
+  });
+});
+
 describe("reviews", () => {
   const rate = (cookie: string, fields: Record<string, string>) => postForm("/reviews", fields, { cookie });
 
-  it("lets the client rate an answered question once; the expert's rating follows at once", async () => {
-    const expert = await newExpert("rated");
+  /** A new client's question to a new expert, answered: what the Rate form is for. */
+  async function answeredQuestion(expertName: string) {
+    const expert = await newExpert(expertName);
     const client = await newClient();
     const question = await insertQuestion(db(), {
       userId: client.userId,
@@ -239,6 +271,11 @@ describe("reviews", () => {
       answer: "Do it.",
       answeredAt: new Date(),
     });
+    return { expert, client, question };
+  }
+
+  it("lets the client rate an answered question once; the expert's rating follows at once", async () => {
+    const { expert, client, question } = await answeredQuestion("rated");
     // The profile is read (and cached in KV) before the review.
     const before = await (await get(`/expert/${expert.expertId}`, client.cookie)).text();
     expect(before).toContain("no reviews yet");
@@ -273,6 +310,38 @@ describe("reviews", () => {
 
     const portal = await (await get("/expert/dashboard", expert.cookie)).text();
     expect(portal).toMatch(/Average Rating[\s\S]*4\.0/);
+  });
+
+  it("sends a browser without JavaScript back to the dashboard with the outcome, never to raw JSON", async () => {
+    const { client, question } = await answeredQuestion("rated-nojs");
+    const pagePost = (fields: Record<string, string>) =>
+      postForm(
+        "/reviews",
+        { redirectTo: "/dashboard/questions?tab=answered", ...fields },
+        { cookie: client.cookie, headers: { "Sec-Fetch-Mode": "navigate" } },
+      );
+    const toastOf = (response: Response) =>
+      response.headers.getSetCookie().find((cookie) => cookie.startsWith("__toast=")) ?? "";
+
+    const unknown = await pagePost({ subject: "question", questionId: "999999", rating: "5" });
+    expect(unknown.status).toBe(302);
+    expect(unknown.headers.get("Location")).toBe("/dashboard/questions?tab=answered");
+    expect(toastOf(unknown)).not.toBe("");
+
+    const rated = await pagePost({ subject: "question", questionId: String(question.id), rating: "5" });
+    expect(rated.status).toBe(302);
+    expect(rated.headers.get("Location")).toBe("/dashboard/questions?tab=answered");
+    expect(await (await get("/dashboard/questions", client.cookie)).text()).toContain(
+      "You rated this 5 out of 5 stars",
+    );
+
+    const elsewhere = await pagePost({
+      subject: "question",
+      questionId: String(question.id),
+      rating: "5",
+      redirectTo: "https://evil.example/",
+    });
+    expect(elsewhere.headers.get("Location")).toBe("/dashboard/questions");
   });
 
   it("refuses a rating of 0 or 6 and a comment over 1,000 characters with 400, storing nothing", async () => {
@@ -374,6 +443,79 @@ describe("the admin view of scheduled runs", () => {
     const refused = await get("/admin/runs", client.cookie);
     expect(refused.status).toBe(302);
     expect(refused.headers.get("Location")).toBe("/forbidden");
+  });
+});
+
+describe("a notice repeated long after its e-mail was pruned", () => {
+  it("is not e-mailed again", async () => {
+    const client = await newClient();
+    const address = `${client.username}@example.com`;
+    const notice = {
+      userId: client.userId,
+      kind: "expert_verified" as const,
+      title: "Your expert profile is verified",
+      body: "Clients now see your verified badge.",
+      link: "/expert/dashboard",
+      dedupeKey: `repeat-after-prune:${client.userId}`,
+    };
+    await notify(db(), notice);
+    expect(await outboxTo(address)).toHaveLength(1);
+    // 31 days on: the notification stays, its e-mail has been pruned, and the same notice comes again.
+    const longAgo = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    await db()
+      .update(notifications)
+      .set({ createdAt: longAgo })
+      .where(eq(notifications.userId, client.userId));
+    await db().delete(emailOutbox).where(eq(emailOutbox.toEmail, address));
+    await notify(db(), notice);
+    expect(await outboxTo(address)).toEqual([]);
+  });
+});
+
+describe("old records", () => {
+  it("are removed by the scheduled run after 30 days; recent ones and e-mails still to send stay", async () => {
+    const day = 24 * 60 * 60 * 1000;
+    const now = Date.now();
+    const old = new Date(now - 31 * day);
+    const recent = new Date(now - 2 * day);
+    const email = (status: "sent" | "pending", createdAt: Date, to: string) =>
+      db().insert(emailOutbox).values({ toEmail: to, subject: "s", bodyText: "b", status, createdAt });
+    await email("sent", old, "old-sent@example.com");
+    await email("pending", old, "old-pending@example.com");
+    await email("sent", recent, "recent-sent@example.com");
+    await db()
+      .insert(cronRuns)
+      .values([
+        { cron: "old", startedAt: old, finishedAt: old },
+        { cron: "recent", startedAt: recent, finishedAt: recent },
+      ]);
+    await db()
+      .insert(stripeEvents)
+      .values([
+        { id: "evt_old_prune", type: "payment_intent.succeeded", processedAt: old },
+        { id: "evt_recent_prune", type: "payment_intent.succeeded", processedAt: recent },
+      ]);
+    await db()
+      .insert(rateLimits)
+      .values([
+        { key: "contact:old-prune", count: 3, windowStartedAt: old },
+        { key: "contact:recent-prune", count: 3, windowStartedAt: new Date(now) },
+      ]);
+
+    await runAt(now);
+    expect((await lastRun()).summary).toContain('"recordsPruned"');
+    expect(await outboxTo("old-sent@example.com")).toEqual([]);
+    expect(await outboxTo("old-pending@example.com")).toHaveLength(1);
+    expect(await outboxTo("recent-sent@example.com")).toHaveLength(1);
+    const crons = (await db().select({ cron: cronRuns.cron }).from(cronRuns)).map((row) => row.cron);
+    expect(crons).toContain("recent");
+    expect(crons).not.toContain("old");
+    const events = (await db().select({ id: stripeEvents.id }).from(stripeEvents)).map((row) => row.id);
+    expect(events).toContain("evt_recent_prune");
+    expect(events).not.toContain("evt_old_prune");
+    const limits = (await db().select({ key: rateLimits.key }).from(rateLimits)).map((row) => row.key);
+    expect(limits).toContain("contact:recent-prune");
+    expect(limits).not.toContain("contact:old-prune");
   });
 });
 
