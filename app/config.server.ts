@@ -18,7 +18,7 @@ const EnvSchema = z.object({
   EMAIL_FROM: z.string().optional(),
   EMAIL_API_BASE: z.string().optional(),
   /** The site's public origin, for links in e-mails (which have no page to be relative to). */
-  APP_URL: z.string().url().default("http://localhost:8787"),
+  APP_URL: z.string().url().optional(),
   /** `warn` drops the per-request info line (the benchmark); errors are always logged. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Each booking's video room is this followed by a random name (Jitsi Meet by default). */
@@ -66,6 +66,10 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
   if (isProduction && vars.DEMO_MODE) {
     throw new ConfigError("DEMO_MODE must be off when ENVIRONMENT=production.");
   }
+  // Every link in an e-mail starts with it: a default of localhost would break them all unnoticed.
+  if (isProduction && !vars.APP_URL?.startsWith("https://")) {
+    throw new ConfigError("APP_URL must be the site's https:// origin when ENVIRONMENT=production.");
+  }
   return {
     environment: vars.ENVIRONMENT,
     isProduction,
@@ -80,7 +84,7 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
       apiBase: vars.STRIPE_API_BASE,
     },
     email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
-    appUrl: vars.APP_URL,
+    appUrl: vars.APP_URL ?? "http://localhost:8787",
     logLevel: vars.LOG_LEVEL,
     meetingRoomBase: vars.MEETING_ROOM_BASE,
   };

@@ -104,7 +104,6 @@ export const PERMISSIONS_POLICY = [
   'payment=(self "https://js.stripe.com")',
   "usb=()",
   "serial=()",
-  "bluetooth=()",
   "magnetometer=()",
   "gyroscope=()",
   "accelerometer=()",
