@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
+import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";
 import { createUser, UsernameTakenError } from "~/models/users.server";
 import {
   type ExpertAccountInput,
@@ -7,14 +8,37 @@ import {
   ExpertSignupForUserSchema,
   type ExpertSignupResult,
   ExpertSignupSchema,
+  type ExpertSignupValues,
   type SignupNotice,
 } from "~/schemas/expert";
 import { deleteImageIfUnused, hasUploadedFile, storeUploadedImage } from "~/services/expert-images.server";
 import { checkProfileReferences, saveNewExpertProfile } from "~/services/expert-profile.server";
 import { IMAGE_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
+import { clientAddress } from "./authenticator.server";
 import { endSession, getOptionalUser, startSession } from "./session.server";
 
 const result = (body: ExpertSignupResult, init?: number | ResponseInit) => data(body, init);
+
+/** Longest text echoed back per field: far above every field's own limit, well below the body's. */
+const ECHO_MAX_LENGTH = 5000;
+
+/**
+ * The text fields of a refused application, to fill the form again (a no-JavaScript submission
+ * reloads the page). The password is never sent back, and files cannot be.
+ */
+function submittedValues(form: FormData): ExpertSignupValues {
+  const values: ExpertSignupValues = {};
+  for (const name of Object.keys(ExpertSignupSchema.shape)) {
+    if (name === "password") continue;
+    const texts = form
+      .getAll(name)
+      .filter((value): value is string => typeof value === "string")
+      .map((value) => value.slice(0, ECHO_MAX_LENGTH));
+    if (texts.length === 0) continue;
+    values[name] = name === "expertise" ? texts : texts[0];
+  }
+  return values;
+}
 
 /** SPEC.md section 8's texts for an image that could not be stored, plus the reason. */
 function imageNotice(kind: "profile" | "header", reason: string): SignupNotice {
@@ -58,13 +82,19 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
   if (signedIn) {
     const submission = parseWithZod(form, { schema: ExpertSignupForUserSchema });
     if (submission.status !== "success") {
-      return result({ status: "invalid", errors: submission.error ?? {} }, 400);
+      return result(
+        { status: "invalid", errors: submission.error ?? {}, values: submittedValues(form) },
+        400,
+      );
     }
     input = submission.value;
   } else {
     const submission = parseWithZod(form, { schema: ExpertSignupSchema });
     if (submission.status !== "success") {
-      return result({ status: "invalid", errors: submission.error ?? {} }, 400);
+      return result(
+        { status: "invalid", errors: submission.error ?? {}, values: submittedValues(form) },
+        400,
+      );
     }
     input = submission.value;
     account = submission.value;
@@ -73,7 +103,14 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
 
   const categories = await checkProfileReferences(db, input);
   if (!categories.ok) {
-    return result({ status: "invalid", errors: { [categories.field ?? "form"]: [categories.message] } }, 400);
+    return result(
+      {
+        status: "invalid",
+        errors: { [categories.field ?? "form"]: [categories.message] },
+        values: submittedValues(form),
+      },
+      400,
+    );
   }
 
   // 2. The account (role and admin flags are never taken from the form).
@@ -83,6 +120,12 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
     userId = signedIn.id;
   } else {
     if (!account) throw new Error("the account fields were validated but are missing");
+    if (!(await withinRateLimit(db, "signup", clientAddress(request), context.now()))) {
+      return result(
+        { status: "invalid", errors: {}, formError: RATE_LIMITED_MESSAGE, values: submittedValues(form) },
+        429,
+      );
+    }
     try {
       userId = await createUser(db, {
         username: account.username,
@@ -93,7 +136,10 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
       });
     } catch (error) {
       if (!(error instanceof UsernameTakenError)) throw error;
-      return result({ status: "invalid", errors: { username: [error.message] } }, 400);
+      return result(
+        { status: "invalid", errors: { username: [error.message] }, values: submittedValues(form) },
+        400,
+      );
     }
     await endSession(db, request);
     headers.append("Set-Cookie", await startSession(db, userId, request, context.now()));

@@ -79,6 +79,7 @@ export function NewsletterForm({
             autoComplete="email"
             placeholder="you@example.com"
             maxLength={254}
+            defaultValue={initialResult && !initialResult.ok ? initialResult.email : undefined}
             aria-invalid={error ? true : undefined}
             aria-describedby={messageId}
             onChange={() => setClientError(null)}

@@ -52,7 +52,13 @@ export function SiteFooter() {
 
           <section aria-labelledby="footer-newsletter">
             <h2 id="footer-newsletter">Newsletter</h2>
-            <p>Expert tips and new experts, once a month. Unsubscribe any time.</p>
+            <p>
+              Expert tips and new experts, once a month.{" "}
+              <Link to="/newsletter#unsubscribe" className="footer-inline-link">
+                Unsubscribe
+              </Link>{" "}
+              any time.
+            </p>
             <NewsletterForm />
           </section>
         </div>

@@ -41,9 +41,26 @@ export async function readForm(
   }
   const body = await readBodyWithin(request, maxBytes);
   if (!body) throw data({ error: "The form is too large." }, { status: 413 });
+  const form = await parseFormBody(body, type);
+  if (!form) throw data({ error: "The form could not be read." }, { status: 400 });
+  return form;
+}
+
+/**
+ * A read body as form fields, or null when it is not a well-formed form. A browser sends each line
+ * break of a text field as CRLF, though its maxlength and its character counts see one character:
+ * text fields get their "\n" back, so the server's limits count what the person saw.
+ */
+export async function parseFormBody(body: Blob, contentType: string): Promise<FormData | null> {
+  let parsed: FormData;
   try {
-    return await new Response(body, { headers: { "Content-Type": type } }).formData();
+    parsed = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {
-    throw data({ error: "The form could not be read." }, { status: 400 });
+    return null;
   }
+  const form = new FormData();
+  for (const [name, value] of parsed) {
+    form.append(name, typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value);
+  }
+  return form;
 }

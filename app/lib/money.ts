@@ -4,9 +4,16 @@ export function formatCents(cents: number): string {
   return `${sign}$${(Math.abs(cents) / 100).toFixed(2)}`;
 }
 
-/** A dollars value typed by a person ("12.5", "abc") as cents; non-numeric becomes 0 (SPEC.md). */
+/** Digits with an optional decimal point: nothing else is a price ("49,99" is not 49 dollars). */
+const PLAIN_DOLLARS = /^(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * A dollars value typed by a person ("12.5", "abc") as cents; non-numeric becomes 0 (SPEC.md), and
+ * so does anything that is not a plain decimal number: a comma, a currency sign, trailing text.
+ */
 export function dollarsToCents(input: string | number): number {
-  const dollars = typeof input === "number" ? input : Number.parseFloat(input);
+  const text = typeof input === "string" ? input.trim() : "";
+  const dollars = typeof input === "number" ? input : PLAIN_DOLLARS.test(text) ? Number(text) : Number.NaN;
   if (!Number.isFinite(dollars)) return 0;
   return Math.round(dollars * 100);
 }

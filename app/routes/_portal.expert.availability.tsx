@@ -243,6 +243,21 @@ function initialDays(schedule: readonly ScheduleWindow[]): DayState[] {
   });
 }
 
+/** The schedule a refused submission carried (conform's `initialValue`), or null. */
+function sentSchedule(value: unknown): { days: DayState[]; timeZone: string | null } | null {
+  if (!value || typeof value !== "object") return null;
+  const { days, timeZone } = value as { days?: unknown; timeZone?: unknown };
+  if (!Array.isArray(days)) return null;
+  const text = (field: unknown, fallback: string) => (typeof field === "string" ? field : fallback);
+  return {
+    days: DAY_NAMES.map((_, dayOfWeek) => {
+      const day = (days[dayOfWeek] ?? {}) as { enabled?: unknown; start?: unknown; end?: unknown };
+      return { enabled: day.enabled === "on", start: text(day.start, "09:00"), end: text(day.end, "18:00") };
+    }),
+    timeZone: typeof timeZone === "string" ? timeZone : null,
+  };
+}
+
 function startsHint(day: DayState) {
   const starts = startsForDay([{ dayOfWeek: 0, startTime: day.start, endTime: day.end }], 0);
   if (starts.length === 0) return "No 60-minute session fits.";
@@ -258,8 +273,12 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "schedule";
-  const [days, setDays] = useState(() => initialDays(scheduleIsSet ? schedule : DEFAULT_SCHEDULE));
-  const [zone, setZone] = useState(timeZone);
+  // After a refused save without JavaScript the page is rendered anew: start from what was sent.
+  const sent = sentSchedule(actionData?.result?.initialValue);
+  const [days, setDays] = useState(
+    () => sent?.days ?? initialDays(scheduleIsSet ? schedule : DEFAULT_SCHEDULE),
+  );
+  const [zone, setZone] = useState(sent?.timeZone ?? timeZone);
   const [zoneFromBrowser, setZoneFromBrowser] = useState(false);
 
   // First setup: suggest the browser's own zone (the stored one is only the default).

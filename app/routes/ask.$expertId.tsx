@@ -24,12 +24,15 @@ import { Button } from "~/components/ui/button";
 import { TextareaField } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
 import { toast } from "~/components/ui/toast";
+import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
+import { ASK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
 import { readForm } from "~/lib/form-data.server";
 import { formatCents } from "~/lib/money";
 import {
   askQuestion,
   askScreenReads,
   getSubscriptionAllowance,
+  getUnpaidQuestionToRetry,
   parseExpertId,
   questionDeps,
 } from "~/models/questions.server";
@@ -72,6 +75,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!user) throw await redirectWithToast(loginPath(new URL(request.url).pathname), LOGIN_TOAST);
   const target = askScreenReads.targetFrom(targetRows);
   const allowance = askScreenReads.allowanceFrom(allowanceRows, now);
+  // Back from a bank's page whose payment failed (/ask/return): the same question, to pay again.
+  const retryId = parseExpertId(new URL(request.url).searchParams.get("retry"));
+  const retry =
+    retryId === null
+      ? null
+      : await getUnpaidQuestionToRetry(context.primaryDb, {
+          questionId: retryId,
+          userId: user.id,
+          expertId: target.expert?.id ?? null,
+        });
   const mode = allowance ? "subscription" : context.config.paymentsTestMode ? "test" : "paid";
   return {
     expert: target.expert
@@ -92,6 +105,7 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
         }
       : null,
     publishableKey: mode === "paid" ? (context.config.stripe.publishableKey ?? null) : null,
+    retry,
     // A subscriber whose renewal failed asks and pays like anyone; say why.
     subscriptionPaymentFailed:
       !allowance && (user.subscriptionStatus === "past_due" || user.subscriptionStatus === "unpaid"),
@@ -151,7 +165,7 @@ function submitted(navigate: ReturnType<typeof useNavigate>, questionId: number)
 }
 
 export default function AskScreen() {
-  const { expert, ownProfile, price, mode, allowance, publishableKey, subscriptionPaymentFailed } =
+  const { expert, ownProfile, price, mode, allowance, publishableKey, subscriptionPaymentFailed, retry } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -162,7 +176,7 @@ export default function AskScreen() {
   const [paying, setPaying] = useState(false);
   const [status, setStatus] = useState<string | null>(null);
   // After a declined card the same question (and PaymentIntent) is paid for again.
-  const unpaidQuestionId = useRef<number | null>(null);
+  const unpaidQuestionId = useRef<number | null>(retry?.questionId ?? null);
   const onReadyChange = useCallback((ready: boolean) => setPaymentReady(ready), []);
 
   const priceText = formatCents(price);
@@ -173,6 +187,7 @@ export default function AskScreen() {
   const [form, fields] = useForm({
     id: "ask-question",
     lastResult: actionData?.result,
+    defaultValue: retry ? { question: retry.question } : undefined,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AskQuestionSchema }),
@@ -182,6 +197,12 @@ export default function AskScreen() {
       if (submission?.status === "success") void payAndSubmit(submission.value);
     },
   });
+
+  useFocusFirstInvalid(form.id, actionData?.result);
+  // Kept in the tab until the question is sent (the thank-you page forgets it).
+  useSessionDraft(`${ASK_DRAFT_PREFIX}${expert?.id ?? "any"}`, fields.question.value ?? "", (text) =>
+    form.update({ name: fields.question.name, value: text }),
+  );
 
   async function payAndSubmit(ask: {
     question: string;
@@ -358,11 +379,13 @@ export default function AskScreen() {
           />
           <Switch
             name={fields.requestAudioResponse.name}
+            defaultChecked={retry?.requestAudioResponse ?? fields.requestAudioResponse.initialValue === "on"}
             label="Request Audio Response"
             description="Ask the expert to provide an audio recording of their answer"
           />
           <Switch
             name={fields.showOnProfile.name}
+            defaultChecked={retry?.showOnProfile ?? fields.showOnProfile.initialValue === "on"}
             label="Show on the expert's profile"
             description="Let the answered question appear on the expert's public profile (without your name)"
           />

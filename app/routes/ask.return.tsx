@@ -34,7 +34,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     paymentIntentId,
   });
   if (!result.ok) {
-    return redirectWithToast(back, {
+    // Back to the form, filled again with this question, which paying again will reuse.
+    return redirectWithToast(`${back}?${new URLSearchParams({ retry: String(question.id) })}`, {
       title: "Payment Failed",
       description: result.message,
       variant: "destructive",

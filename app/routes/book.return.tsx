@@ -29,7 +29,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     paymentIntentId,
   });
   if (!result.ok) {
-    return redirectWithToast(back, {
+    // Back to the screen with this hold's time and message chosen again, to pay again.
+    return redirectWithToast(`${back}?${new URLSearchParams({ retry: String(booking.id) })}`, {
       title: "Payment Failed",
       description: result.message,
       variant: "destructive",

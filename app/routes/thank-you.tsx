@@ -1,5 +1,6 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { useLocation } from "@remix-run/react";
+import { useEffect } from "react";
 import {
   CONFIRMATION_COPY,
   ConfirmationScreen,
@@ -7,6 +8,7 @@ import {
   confirmationQuestionId,
 } from "~/components/confirmation-screen";
 import { seo } from "~/components/seo";
+import { ASK_DRAFT_PREFIX, clearSessionDrafts } from "~/components/use-session-draft";
 
 export const meta: MetaFunction = ({ location }: { location: { search: string } }) => {
   const copy = CONFIRMATION_COPY[confirmationKind(location.search)];
@@ -15,10 +17,10 @@ export const meta: MetaFunction = ({ location }: { location: { search: string } 
 
 export default function ThankYou() {
   const location = useLocation();
-  return (
-    <ConfirmationScreen
-      kind={confirmationKind(location.search)}
-      questionId={confirmationQuestionId(location.search)}
-    />
-  );
+  const kind = confirmationKind(location.search);
+  // The question is sent: the Ask screen's saved draft has done its job.
+  useEffect(() => {
+    if (kind === "question") clearSessionDrafts(ASK_DRAFT_PREFIX);
+  }, [kind]);
+  return <ConfirmationScreen kind={kind} questionId={confirmationQuestionId(location.search)} />;
 }

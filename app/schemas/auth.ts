@@ -1,3 +1,4 @@
+import { toSingleLine } from "~/lib/single-line";
 import * as z from "~/lib/zod";
 
 /**
@@ -31,6 +32,7 @@ const emailWith = (message: string) =>
 
 const NameSchema = z
   .string({ error: "Name is required" })
+  .overwrite(toSingleLine)
   .trim()
   .min(1, { error: "Name is required" })
   .max(100, { error: "Name must be at most 100 characters" });
@@ -45,7 +47,8 @@ export const LoginSchema = z.object({
     .string({ error: "Password is required" })
     .min(1, { error: "Password is required" })
     .max(128, { error: "Invalid username or password" }),
-  redirectTo: z.string().max(2000).optional(),
+  // Unbounded here: safeRedirect falls back to the default for an over-long or foreign path.
+  redirectTo: z.string().optional(),
 });
 
 export const RegisterSchema = z.object({
@@ -53,7 +56,7 @@ export const RegisterSchema = z.object({
   email: emailWith("Must be a valid email address"),
   password: NewPasswordSchema,
   name: NameSchema,
-  redirectTo: z.string().max(2000).optional(),
+  redirectTo: z.string().optional(),
 });
 
 export const AccountProfileSchema = z.object({
@@ -107,6 +110,16 @@ export const CreateUserApiSchema = z.object({
   email: emailWith("Must be a valid email address"),
   password: NewPasswordSchema,
   name: NameSchema.optional(),
-  firstName: z.string().trim().max(50, { error: "First name must be at most 50 characters" }).optional(),
-  lastName: z.string().trim().max(50, { error: "Last name must be at most 50 characters" }).optional(),
+  firstName: z
+    .string()
+    .overwrite(toSingleLine)
+    .trim()
+    .max(50, { error: "First name must be at most 50 characters" })
+    .optional(),
+  lastName: z
+    .string()
+    .overwrite(toSingleLine)
+    .trim()
+    .max(50, { error: "Last name must be at most 50 characters" })
+    .optional(),
 });

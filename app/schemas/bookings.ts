@@ -1,3 +1,4 @@
+import { toSingleLine } from "~/lib/single-line";
 import { isValidDate, isValidTimeZone, minutesOfDay, SESSION_MINUTES } from "~/lib/slots";
 import * as z from "~/lib/zod";
 
@@ -22,6 +23,7 @@ export const BOOKING_LIMITS = { nameMax: 100, messageMin: 10, messageMax: 2000 }
 const BookingFields = {
   name: z
     .string({ error: BOOKING_MESSAGES.name })
+    .overwrite(toSingleLine)
     .trim()
     .min(2, { error: BOOKING_MESSAGES.name })
     .max(BOOKING_LIMITS.nameMax, { error: BOOKING_MESSAGES.nameTooLong }),

@@ -1,5 +1,6 @@
 import { dollarsToCents } from "~/lib/money";
 import { isReservedCustomUrl } from "~/lib/reserved-urls";
+import { toSingleLine } from "~/lib/single-line";
 import * as z from "~/lib/zod";
 import { NewPasswordSchema, UsernameSchema } from "./auth";
 
@@ -47,7 +48,8 @@ export function filterCustomUrlInput(value: string, { allowUnderscore }: { allow
   return allowUnderscore ? lowered.replace(/[^a-z0-9_-]/g, "") : lowered.replace(/[^a-z0-9-]/g, "");
 }
 
-const requiredText = (message: string) => z.string({ error: message }).trim().min(1, { error: message });
+const requiredName = (message: string) =>
+  z.string({ error: message }).overwrite(toSingleLine).trim().min(1, { error: message });
 
 const emailWith = (message: string) =>
   z
@@ -59,6 +61,15 @@ const emailWith = (message: string) =>
 const optionalText = (label: string, max: number) =>
   z
     .string()
+    .trim()
+    .max(max, { error: `${label} must be at most ${max} characters` })
+    .optional();
+
+/** A one-line field shown on the public profile and cards: as one line, like a name. */
+const optionalLine = (label: string, max: number) =>
+  z
+    .string()
+    .overwrite(toSingleLine)
     .trim()
     .max(max, { error: `${label} must be at most ${max} characters` })
     .optional();
@@ -129,10 +140,10 @@ export const ExpertAccountStepSchema = z.object({
   username: UsernameSchema,
   password: NewPasswordSchema,
   email: emailWith("Please provide a valid email address"),
-  firstName: requiredText("First name is required").max(50, {
+  firstName: requiredName("First name is required").max(50, {
     error: "First name must be at most 50 characters",
   }),
-  lastName: requiredText("Last name is required").max(50, {
+  lastName: requiredName("Last name is required").max(50, {
     error: "Last name must be at most 50 characters",
   }),
 });
@@ -140,11 +151,13 @@ export const ExpertAccountStepSchema = z.object({
 export const ExpertProfileStepSchema = z.object({
   title: z
     .string({ error: "Professional title is required" })
+    .overwrite(toSingleLine)
     .trim()
     .min(3, { error: "Professional title is required" })
     .max(EXPERT_LIMITS.textMaxLength, { error: "Professional title must be at most 100 characters" }),
   occupation: z
     .string({ error: "Company/Organization must be at least 3 characters" })
+    .overwrite(toSingleLine)
     .trim()
     .min(3, { error: "Company/Organization must be at least 3 characters" })
     .max(EXPERT_LIMITS.textMaxLength, { error: "Company/Organization must be at most 100 characters" }),
@@ -208,12 +221,13 @@ export function makeExpertGeneralSchema(currentCustomUrl: string | null | undefi
   return z.object({
     title: z
       .string({ error: "Title must be at least 3 characters" })
+      .overwrite(toSingleLine)
       .trim()
       .min(3, { error: "Title must be at least 3 characters" })
       .max(EXPERT_LIMITS.textMaxLength, { error: "Title must be at most 100 characters" }),
-    occupation: optionalText("Occupation", EXPERT_LIMITS.textMaxLength),
-    company: optionalText("Company", EXPERT_LIMITS.textMaxLength),
-    location: optionalText("Location", EXPERT_LIMITS.textMaxLength),
+    occupation: optionalLine("Occupation", EXPERT_LIMITS.textMaxLength),
+    company: optionalLine("Company", EXPERT_LIMITS.textMaxLength),
+    location: optionalLine("Location", EXPERT_LIMITS.textMaxLength),
     customUrl: customUrlBase(
       /^[a-z0-9-]+$/,
       "URL can only contain lowercase letters, numbers, and hyphens",
@@ -283,8 +297,16 @@ export const AdminMessageActionSchema = z.object({
 export type SignupNotice = { title: string; description?: string; variant?: "default" | "destructive" };
 
 /** What the /become-expert action answers (JSON over single fetch, or the page without JavaScript). */
+/** What a refused application sent back, so a page rendered without JavaScript keeps it (never the password). */
+export type ExpertSignupValues = Record<string, string | string[]>;
+
 export type ExpertSignupResult =
-  | { status: "invalid"; errors: Record<string, string[] | null>; formError?: string }
+  | {
+      status: "invalid";
+      errors: Record<string, string[] | null>;
+      formError?: string;
+      values?: ExpertSignupValues;
+    }
   | { status: "already-expert" }
   | { status: "created"; redirectTo: string; notices: SignupNotice[] }
   | { status: "partial"; redirectTo: string };

@@ -15,10 +15,11 @@ export type NewsletterInput = z.infer<typeof NewsletterSchema>;
 
 /** What the newsletter action answers a fetcher with. */
 export type NewsletterResult =
-  | { ok: true; status: "subscribed" | "already_subscribed"; message: string }
-  | { ok: false; error: string };
+  | { ok: true; intent: "subscribe" | "unsubscribe"; message: string }
+  | { ok: false; intent: "subscribe" | "unsubscribe"; error: string; email?: string };
 
+/** The same answer whether or not the address was on the list: the list is nobody's business. */
 export const NEWSLETTER_MESSAGES = {
-  subscribed: "Thanks for subscribing! Watch your inbox for expert tips and news.",
-  already_subscribed: "You're already subscribed to our newsletter.",
+  subscribe: "Thanks for subscribing! Watch your inbox for expert tips and news.",
+  unsubscribe: "That address will get no more newsletters from us.",
 } as const;

@@ -6,7 +6,7 @@
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
 import { LOGIN_TOAST, loginPath } from "~/components/bookings/book-screen";
-import { getBookingExpert, listBusyStarts, parseId } from "~/models/bookings.server";
+import { getBookingExpert, getHoldToRetry, listBusyStarts, parseId } from "~/models/bookings.server";
 import { PRIVATE_CACHE_CONTROL } from "./cache.server";
 import { redirectWithToast } from "./flash.server";
 
@@ -20,7 +20,15 @@ export async function loadBookingPage(context: AppLoadContext, request: Request,
   const expert = expertId === null ? null : await getBookingExpert(context.db, expertId);
   if (!expert) return data({ found: false as const, expert: null }, { status: 404, headers });
   const now = new Date(context.now());
-  const busy = expert.isAvailable ? await listBusyStarts(context.db, expert.id, now) : [];
+  // Back from a bank's page whose payment failed (/book/return): the client's own hold, to pay again.
+  const retryId = parseId(url.searchParams.get("retry"));
+  const [busyStarts, retry] = await Promise.all([
+    expert.isAvailable ? listBusyStarts(context.db, expert.id, now) : [],
+    retryId === null || !expert.isAvailable
+      ? null
+      : getHoldToRetry(context.primaryDb, { bookingId: retryId, userId: user.id, expertId: expert.id, now }),
+  ]);
+  const busy = retry ? busyStarts.filter((start) => start !== retry.startsAt) : busyStarts;
   const mode: "test" | "paid" = context.config.paymentsTestMode ? "test" : "paid";
   return data(
     {
@@ -42,6 +50,7 @@ export async function loadBookingPage(context: AppLoadContext, request: Request,
       mode,
       publishableKey: mode === "paid" ? (context.config.stripe.publishableKey ?? null) : null,
       client: { name: user.name ?? "", email: user.email },
+      retry,
     },
     { headers },
   );

@@ -4,7 +4,7 @@
  * audio answers are private and served only through a route that checks who is asking.
  */
 import { toHex } from "~/lib/bytes";
-import { readBodyWithin } from "~/lib/form-data.server";
+import { parseFormBody, readBodyWithin } from "~/lib/form-data.server";
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const AUDIO_MAX_BYTES = 25 * 1024 * 1024;
@@ -80,11 +80,9 @@ export async function readUploadForm(request: Request, maxBytes: number): Promis
   }
   const body = await readBodyWithin(request, maxBytes + MULTIPART_OVERHEAD_BYTES);
   if (!body) throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
-  try {
-    return await new Response(body, { headers: { "Content-Type": type } }).formData();
-  } catch {
-    throw new UploadError("The form could not be read.", 400);
-  }
+  const form = await parseFormBody(body, type);
+  if (!form) throw new UploadError("The form could not be read.", 400);
+  return form;
 }
 
 type Sniffer<T> = (bytes: Uint8Array) => T | null;

@@ -7,7 +7,17 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, screenshot as fullPageScreenshot, newPage, PHONE, type Viewport } from "./harness";
+import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
+import { instantToLocal, localToInstant } from "../../app/lib/slots";
+import {
+  DESKTOP,
+  screenshot as fullPageScreenshot,
+  newPage,
+  PHONE,
+  stateDir,
+  type Viewport,
+} from "./harness";
+import { executeSql } from "./support/d1";
 import { gotoHydrated, signInAs } from "./support/pages";
 
 const BERLIN = { timezoneId: "Europe/Berlin" };
@@ -192,6 +202,48 @@ describe("booking a session in the browser (test mode)", () => {
         .isVisible(),
     ).toBe(true);
   });
+});
+
+describe("paying again after a bank page's failed payment", () => {
+  it("chooses the client's own held time again, in their zone, with their message", async () => {
+    const client = await newPage(PHONE, BERLIN);
+    await signInAs(client, "client");
+    const expertId = await openBookingScreen(client);
+    await chooseFirstFreeSlot(client);
+    const date = await client
+      .locator(".month-calendar button[aria-pressed='true']")
+      .getAttribute("data-date");
+    const time = await client.locator("#book-session-time").inputValue();
+    const startsAt = localToInstant(date!, time, "Europe/Berlin")!;
+
+    // The hold a payment on a bank's page left behind (what /book/return sends the client back to).
+    const message = unique("E2E: the bank said no, but I still want to go over our churn numbers");
+    const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+    const theirs = (at: number) => instantToLocal(at, "America/New_York");
+    const clientId = `(SELECT id FROM users WHERE username = ${quote(DEMO_ACCOUNTS.client.username)})`;
+    const now = Date.now();
+    const holdId = 800_000_000 + Math.floor(Math.random() * 100_000_000);
+    await executeSql(
+      stateDir(),
+      `INSERT OR IGNORE INTO bookings (id, user_id, expert_id, date, start_time, end_time, starts_at, ends_at, status, amount, name, email, notes, hold_expires_at, created_at)
+       VALUES (${holdId}, ${clientId}, ${expertId}, ${quote(theirs(startsAt).date)}, ${quote(theirs(startsAt).time)}, ${quote(theirs(startsAt + 3_600_000).time)}, ${startsAt}, ${startsAt + 3_600_000}, 'awaiting_payment', 12000, 'Jordan Lee', 'jordan.lee@example.com', ${quote(message)}, ${now + 15 * 60_000}, ${now});`,
+    );
+    try {
+      // Without the hold's id the time is taken, as for anyone.
+      await gotoHydrated(client, `/book/${expertId}`);
+      await client.locator(`.month-calendar button[data-date='${date}']`).click();
+      expect(await client.locator(`#book-session-time option[value='${time}']`).count()).toBe(0);
+
+      await gotoHydrated(client, `/book/${expertId}?retry=${holdId}`);
+      await expect.poll(() => client.locator("#book-session-time").inputValue()).toBe(time);
+      expect(
+        await client.locator(`.month-calendar button[data-date='${date}']`).getAttribute("aria-pressed"),
+      ).toBe("true");
+      expect(await client.locator("form#book-session").getByLabel("Message").inputValue()).toBe(message);
+    } finally {
+      await executeSql(stateDir(), `UPDATE bookings SET status = 'expired' WHERE id = ${holdId};`);
+    }
+  }, 150_000); // Past the usual minute: it shells out to wrangler twice, which executeSql may retry.
 });
 
 describe("the expert's availability", () => {

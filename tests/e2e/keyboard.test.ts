@@ -6,7 +6,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, PHONE } from "./harness";
-import { gotoHydrated } from "./support/pages";
+import { demoExpertId, gotoHydrated } from "./support/pages";
 import { pageAs } from "./support/sessions";
 import { seriousA11yViolations } from "./support/watch";
 
@@ -130,5 +130,18 @@ describe("using the site by keyboard", () => {
     await dialog.waitFor({ state: "hidden" });
     // Radix gives focus back as its focus scope unmounts, a moment after the dialog leaves the page.
     await expect.poll(async () => (await focused(page))?.text).toBe("Delete Account");
+  });
+
+  it("moves focus to the first field to fix when a submission is refused", async () => {
+    const page = await pageAs("client", PHONE);
+    await gotoHydrated(page, `/ask/${await demoExpertId(page)}`);
+    await page.getByRole("textbox", { name: "Your Question" }).fill("short");
+    await page.getByRole("button", { name: "Submit Question (Test Mode)" }).press("Enter");
+    await expect.poll(async () => (await focused(page))?.id).toBe("ask-question-question");
+
+    await gotoHydrated(page, "/dashboard/settings");
+    await page.getByLabel("Full Name").fill("");
+    await page.getByRole("button", { name: "Save Changes" }).press("Enter");
+    await expect.poll(async () => (await focused(page))?.id).toBe("account-profile-name");
   });
 });

@@ -192,7 +192,7 @@ describe("the contact form", () => {
 });
 
 describe("the newsletter box", () => {
-  it("answers inline: invalid address, then subscribed, then already subscribed", async () => {
+  it("answers inline: invalid address, then subscribed (twice alike), then unsubscribes", async () => {
     const page = await newPage(DESKTOP);
     await gotoHydrated(page, "/about");
     const footer = page.getByRole("contentinfo");
@@ -211,9 +211,21 @@ describe("the newsletter box", () => {
     expect(new URL(page.url()).pathname).toBe("/about");
     expect(await email.inputValue()).toBe("");
 
+    // The same answer again: whether an address is on the list is not told.
     await email.fill(address.toUpperCase());
     await subscribe.click();
-    await footer.getByText("You're already subscribed to our newsletter.").waitFor();
+    await expect.poll(() => email.inputValue()).toBe("");
+    await footer.getByText("Thanks for subscribing!").waitFor();
+
+    // The footer's Unsubscribe link leads to the form that takes the address off.
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/newsletter"),
+      footer.getByRole("link", { name: "Unsubscribe" }).click(),
+    ]);
+    const leave = page.locator("#unsubscribe");
+    await leave.getByLabel("Email address to remove").fill(address);
+    await leave.getByRole("button", { name: "Unsubscribe" }).click();
+    await leave.getByText("That address will get no more newsletters from us.").waitFor();
   });
 
   it("without JavaScript, returns to the page with a flash message", async () => {

@@ -5,20 +5,13 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { gotoHydrated, signInAs } from "./support/pages";
+import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
+import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { demoExpertId, gotoHydrated, signInAs } from "./support/pages";
 
 let run = 0;
 const uniqueQuestion = (topic: string) =>
   `E2E ${Date.now().toString(36)}-${++run}: how should I think about ${topic} for a small studio?`;
-
-/** The demo expert's id, as /test-audio's expert select (demo mode) chooses it by default. */
-async function demoExpertId(page: Page): Promise<number> {
-  await gotoHydrated(page, "/test-audio");
-  const value = await page.locator("select[name=expertId]").inputValue();
-  expect(Number(value)).toBeGreaterThan(0);
-  return Number(value);
-}
 
 /** Asks as the signed-in client through the Ask screen and returns the question's id. */
 async function askAsClient(page: Page, expertId: number, question: string, { audio = false } = {}) {
@@ -286,5 +279,98 @@ describe("paid questions in the browser (test mode)", () => {
     await page.getByRole("button", { name: "Answer This Question" }).first().click();
     await expect.poll(() => page.getByRole("tab", { name: "Audio Response" }).isVisible()).toBe(true);
     await screenshot(page, "questions-test-audio-desktop");
+  });
+});
+
+describe("a fault in the middle of writing", () => {
+  it("keeps a typed answer through a failed submission, and forgets it once it is sent", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("keeping drafts safe");
+    await askAsClient(client, await demoExpertId(client), question);
+
+    const expert = await newPage(PHONE);
+    await signInAs(expert, "expert");
+    const answer = "Write it once: a long answer survives a dropped connection and comes back here.";
+    let dialog = await openAnswerDialog(expert, question);
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill(answer);
+    // The connection drops as it is sent: the error screen replaces the desk.
+    await expert.route("**/answer**", (route) => route.abort("internetdisconnected"));
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect
+      .poll(() => expert.getByRole("heading", { name: "Something went wrong" }).isVisible())
+      .toBe(true);
+    await expert.unroute("**/answer**");
+
+    dialog = await openAnswerDialog(expert, question);
+    await expect.poll(() => dialog.getByRole("textbox", { name: "Your Answer" }).inputValue()).toBe(answer);
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+    expect(
+      await expert.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("draft:"))),
+    ).toEqual([]);
+  });
+
+  it("keeps a typed question through a failed submission, and starts empty after one is sent", async () => {
+    const page = await newPage(PHONE);
+    await signInAs(page, "client");
+    const expertId = await demoExpertId(page);
+    const question = uniqueQuestion("what survives a crash");
+    await gotoHydrated(page, `/ask/${expertId}`);
+    await page.getByRole("textbox", { name: "Your Question" }).fill(question);
+    await page.route(`**/ask/${expertId}**`, (route) =>
+      route.request().method() === "POST" ? route.fulfill({ status: 500, body: "" }) : route.continue(),
+    );
+    await page.getByRole("button", { name: "Submit Question (Test Mode)" }).click();
+    await expect
+      .poll(() => page.getByRole("heading", { name: "Something went wrong" }).isVisible())
+      .toBe(true);
+    await page.unroute(`**/ask/${expertId}**`);
+
+    await gotoHydrated(page, `/ask/${expertId}`);
+    const field = page.getByRole("textbox", { name: "Your Question" });
+    await expect.poll(() => field.inputValue()).toBe(question);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/thank-you"),
+      page.getByRole("button", { name: "Submit Question (Test Mode)" }).click(),
+    ]);
+    await page.waitForSelector("html[data-hydrated]");
+    await gotoHydrated(page, `/ask/${expertId}`);
+    expect(await page.getByRole("textbox", { name: "Your Question" }).inputValue()).toBe("");
+  });
+
+  it("answers from the admin area without JavaScript by a POST, never with the answer in the URL", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("answering without scripts");
+    const questionId = await askAsClient(client, await demoExpertId(client), question);
+
+    const context = await client
+      .context()
+      .browser()!
+      .newContext({ baseURL: baseUrl(), javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/admin/login");
+    await page.getByLabel("Username").fill(DEMO_ACCOUNTS.admin.username);
+    await page.getByLabel("Password").fill(DEMO_ACCOUNTS.admin.password);
+    await Promise.all([
+      page.waitForURL((url) => url.pathname.startsWith("/admin") && !url.pathname.endsWith("/login")),
+      page.getByRole("button", { name: "Sign In" }).click(),
+    ]);
+    await page.goto(`/admin?filter=pending&question=${questionId}`);
+    const answer = "Sent from a browser without JavaScript, by a plain form post.";
+    await page.getByRole("textbox", { name: "Your Answer" }).fill(answer);
+    await Promise.all([
+      page.waitForLoadState("load"),
+      page.getByRole("button", { name: "Submit Answer" }).click(),
+    ]);
+    expect(page.url()).not.toContain("Sent");
+    expect(new URL(page.url()).pathname).toBe("/admin");
+
+    await gotoHydrated(client, `/questions/${questionId}`);
+    await expect.poll(() => client.getByText(answer).isVisible()).toBe(true);
+    await context.close();
   });
 });

@@ -54,6 +54,47 @@ function application(overrides: Record<string, string | string[] | File | undefi
   };
 }
 
+/** The state of the page's form controls as the server rendered them (attribute text, unescaped). */
+async function formState(html: string) {
+  const values = new Map<string, string>();
+  const texts = new Map<string, string>();
+  const selected = new Map<string, string>();
+  const checked: string[] = [];
+  let select = "";
+  let textarea = "";
+  await new HTMLRewriter()
+    .on("input", {
+      element(input) {
+        const name = input.getAttribute("name") ?? "";
+        const value = input.getAttribute("value");
+        if (input.hasAttribute("checked")) checked.push(`${name}=${value ?? "on"}`);
+        else if (value !== null && input.getAttribute("type") !== "checkbox") values.set(name, value);
+      },
+    })
+    .on("select", {
+      element(element) {
+        select = element.getAttribute("name") ?? "";
+      },
+    })
+    .on("option[selected]", {
+      element(option) {
+        selected.set(select, option.getAttribute("value") ?? "");
+      },
+    })
+    .on("textarea", {
+      element(element) {
+        textarea = element.getAttribute("name") ?? "";
+        texts.set(textarea, "");
+      },
+      text(chunk) {
+        texts.set(textarea, (texts.get(textarea) ?? "") + chunk.text);
+      },
+    })
+    .transform(new Response(html))
+    .arrayBuffer();
+  return { values, texts, selected, checked };
+}
+
 const countUsers = async () => (await db().select({ n: sql<number>`count(*)` }).from(users))[0].n;
 const countExperts = async () => (await db().select({ n: sql<number>`count(*)` }).from(experts))[0].n;
 
@@ -230,11 +271,47 @@ describe("the become-an-expert wizard (server side)", () => {
     expect(await countExperts()).toBe(experts0);
   });
 
+  it("renders a refused application again with what was sent, never the password", async () => {
+    const users0 = await countUsers();
+    const response = await submit(
+      application({
+        password: "never-echo-this-9",
+        firstName: "Ada <b>",
+        customUrl: "ada-refill",
+        bio: "Too short to pass.",
+        questionRate: "7.25",
+      }),
+    );
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("Bio must be at least 50 characters");
+    expect(html).not.toContain("never-echo-this-9");
+    const form = await formState(html);
+    expect(form.values.get("firstName")).toBe("Ada &lt;b&gt;");
+    expect(form.values.get("lastName")).toBe("Hopper");
+    expect(form.values.get("customUrl")).toBe("ada-refill");
+    expect(form.values.get("questionRate")).toBe("7.25");
+    expect(form.values.get("password")).toBeUndefined();
+    expect(form.texts.get("bio")).toBe("Too short to pass.");
+    expect(form.selected.get("categoryId")).toBe(String(categoryId("Tech and AI")));
+    expect(form.checked.sort()).toEqual([
+      "expertise=Business Automation",
+      "expertise=Tech and AI",
+      "termsAgreed=on",
+    ]);
+    expect(await countUsers()).toBe(users0);
+  });
+
   it("lets a signed-in client skip the account step and become an expert", async () => {
     const { userId } = await insertAccount("client-to-expert", "client-pass");
     const cookie = await signIn("client-to-expert", "client-pass");
     const page = await get("/become-expert", cookie);
-    expect(await page.text()).toContain("Signed in as");
+    const html = await page.text();
+    expect(html).toContain("Signed in as");
+    // The browser stops a title or organisation at the server's limit as it is typed.
+    for (const field of ["title", "occupation"]) {
+      expect(html, field).toMatch(new RegExp(`name="${field}"[^>]*maxLength="100"`, "i"));
+    }
 
     const { username, password, email, firstName, lastName, ...profileOnly } = application();
     const response = await submit(profileOnly, cookie);

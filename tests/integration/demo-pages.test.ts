@@ -80,7 +80,9 @@ describe("demo pages", () => {
     expect(() =>
       parseConfig({ ENVIRONMENT: "production", STRIPE_SECRET_KEY: "sk_test_x", DEMO_MODE: "true" }),
     ).toThrow(/DEMO_MODE/);
-    expect(parseConfig({ ENVIRONMENT: "production", STRIPE_SECRET_KEY: "sk_test_x" }).paymentsTestMode).toBe(
+    const production = { ENVIRONMENT: "production", STRIPE_SECRET_KEY: "sk_test_x" };
+    expect(() => parseConfig(production)).toThrow(/APP_URL/);
+    expect(parseConfig({ ...production, APP_URL: "https://answers.example.com" }).paymentsTestMode).toBe(
       false,
     );
     expect(parseConfig({ ENVIRONMENT: "development" }).paymentsTestMode).toBe(true);

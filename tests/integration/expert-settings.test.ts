@@ -19,6 +19,9 @@ async function signedInExpert(expert: Partial<NewExpert> = {}) {
   return { ...inserted, cookie: await signIn(inserted.user.username, password) };
 }
 
+/** A page's HTML before its data script: what is shown with JavaScript off. */
+const markupOf = (html: string) => html.split("__remixContext")[0];
+
 const expertRow = async (id: number) => (await db().select().from(experts).where(eq(experts.id, id)))[0];
 
 /** A valid General Information form; override any field. */
@@ -153,7 +156,8 @@ describe("profile settings (/expert/settings)", () => {
       const before = await expertRow(expert.id);
       const response = await postForm("/expert/settings", general(overrides), { cookie });
       expect(response.status).toBe(400);
-      expect(await response.text()).toContain(message.replaceAll("'", "&#x27;"));
+      // In the page's markup (what a browser without JavaScript shows), not only in its data.
+      expect(markupOf(await response.text())).toContain(message.replaceAll("'", "&#x27;"));
       expect(await expertRow(expert.id)).toEqual(before);
     });
   }
@@ -188,7 +192,7 @@ describe("profile settings (/expert/settings)", () => {
     expect((await expertRow(expert.id)).customUrl).toBe("signed_up_with_underscore");
   });
 
-  it("saves prices in cents with the edit form's minimums ($5.00 and $10.00); abc becomes 0 and is refused", async () => {
+  it("saves prices in cents with the edit form's minimums ($5.00 and $10.00); abc or 49,99 becomes 0 and is refused", async () => {
     const { expert, cookie } = await signedInExpert();
     const atMinimum = await postForm(
       "/expert/settings",
@@ -203,10 +207,19 @@ describe("profile settings (/expert/settings)", () => {
       [{ questionRate: "20", sessionPrice: "9.99" }, "Minimum session price is $10.00"],
       [{ questionRate: "abc", sessionPrice: "50" }, "Minimum question rate is $5.00"],
       [{ questionRate: "20", sessionPrice: "abc" }, "Minimum session price is $10.00"],
+      // A decimal comma or thousands separator is not read as a smaller price.
+      [{ questionRate: "49,99", sessionPrice: "50" }, "Minimum question rate is $5.00"],
+      [{ questionRate: "20", sessionPrice: "10,000" }, "Minimum session price is $10.00"],
     ] as const) {
-      const response = await postForm("/expert/settings", { intent: "pricing", ...fields }, { cookie });
+      const response = await postForm(
+        "/expert/settings?tab=pricing",
+        { intent: "pricing", ...fields },
+        { cookie },
+      );
       expect(response.status).toBe(400);
-      expect(await response.text()).toContain(message);
+      const markup = markupOf(await response.text());
+      expect(markup).toContain(message);
+      expect(markup, "what was typed comes back").toContain(`value="${fields.questionRate}"`);
       expect(await expertRow(expert.id)).toMatchObject({ questionRate: 500, sessionPrice: 1000 });
     }
   });

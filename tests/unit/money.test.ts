@@ -50,8 +50,15 @@ describe("dollarsToCents", () => {
     expect(Number.isInteger(dollarsToCents("33.333333"))).toBe(true);
   });
 
-  it("keeps a number typed with trailing text, as parseFloat does", () => {
-    expect(dollarsToCents("12.50 USD")).toBe(1250);
+  it("turns anything but a plain decimal number into 0, never a misread amount", () => {
+    // A decimal comma or a thousands separator would otherwise be read as far less.
+    expect(dollarsToCents("49,99")).toBe(0);
+    expect(dollarsToCents("5,000")).toBe(0);
+    expect(dollarsToCents("12.50 USD")).toBe(0);
+    expect(dollarsToCents("1e3")).toBe(0);
+    expect(dollarsToCents("-5")).toBe(0);
+    expect(dollarsToCents("5.")).toBe(500);
+    expect(dollarsToCents(".5")).toBe(50);
   });
 
   it("round-trips with formatCents", () => {

@@ -9,6 +9,7 @@ import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ErrorList, Field, Label, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
+import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
 import { useHydrated } from "~/components/use-hydrated";
 import { expertProfilePath } from "~/lib/experts";
 import { formatCents } from "~/lib/money";
@@ -28,7 +29,7 @@ import {
   viewerDates,
   zoneName,
 } from "~/lib/slots";
-import { BookingFormSchema } from "~/schemas/bookings";
+import { BOOKING_LIMITS, BookingFormSchema } from "~/schemas/bookings";
 
 /**
  * The booking screen (SPEC.md "Book a session"): a date picker and hourly times in the client's own
@@ -77,6 +78,8 @@ export type BookingPageData =
       mode: "test" | "paid";
       publishableKey: string | null;
       client: { name: string; email: string };
+      /** The client's own unpaid hold, after a payment on a bank's page failed: chosen again. */
+      retry: { bookingId: number; startsAt: number; message: string } | null;
     };
 
 type LoaderData = Extract<BookingPageData, { found: true }>;
@@ -112,7 +115,7 @@ type ApiBody = {
   redirectTo?: string;
 };
 
-function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, client }: LoaderData) {
+function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, client, retry }: LoaderData) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const location = useLocation();
@@ -126,7 +129,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
   // Starts this screen learnt were taken since the page loaded (a 409), until the list reloads.
   const [takenNow, setTakenNow] = useState<number[]>([]);
   // After a declined card the same booking (hold and PaymentIntent) is paid for again.
-  const unpaidBookingId = useRef<number | null>(null);
+  const unpaidBookingId = useRef<number | null>(retry?.bookingId ?? null);
 
   const expertName = expert.name || "Expert";
   const priceText = formatCents(expert.sessionPrice);
@@ -155,6 +158,16 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
   }, [hydrated, todayMonth]);
   const [date, setDate] = useState<string | null>(null);
   const [time, setTime] = useState("");
+  // A hold being paid again is chosen again, in the client's own zone once that is known.
+  // Keyed by the instant, not the object: a reload of the page's data must not undo a new choice.
+  const retryStartsAt = retry?.startsAt ?? null;
+  useEffect(() => {
+    if (!hydrated || retryStartsAt === null) return;
+    const local = instantToLocal(retryStartsAt, viewerZone);
+    setMonth(monthOf(local.date));
+    setDate(local.date);
+    setTime(local.time);
+  }, [hydrated, retryStartsAt, viewerZone]);
 
   const timeOptions = useMemo(() => {
     if (!date) return [];
@@ -186,13 +199,14 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     id: "book-session",
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    defaultValue: { name: client.name, email: client.email },
+    defaultValue: { name: client.name, email: client.email, message: retry?.message },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BookingFormSchema }),
     onSubmit(event, { submission }) {
       event.preventDefault();
       if (submission?.status === "success") void book(submission.value);
     },
   });
+  useFocusFirstInvalid(form.id);
 
   function slotWasTaken(message: string, startsAt: number | null) {
     if (startsAt !== null) setTakenNow((current) => [...current, startsAt]);
@@ -440,7 +454,11 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
             ) : null}
             <Field
               label="Name"
-              inputProps={{ ...getInputProps(fields.name, { type: "text" }), autoComplete: "name" }}
+              inputProps={{
+                ...getInputProps(fields.name, { type: "text" }),
+                autoComplete: "name",
+                maxLength: BOOKING_LIMITS.nameMax,
+              }}
               errors={fields.name.errors}
             />
             <Field

@@ -1,9 +1,10 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Label, Textarea } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { type ToastMessage, toast } from "~/components/ui/toast";
+import { useSessionDraft } from "~/components/use-session-draft";
 import { ANSWER_LIMITS, ANSWER_MESSAGES, ANSWER_STATUS_OPTIONS, answerSchema } from "~/schemas/questions";
 import { AudioRecorder } from "./audio-recorder";
 
@@ -58,7 +59,12 @@ export function AnswerForm({
   const [audio, setAudio] = useState<File | null>(null);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const id = useId();
-  useActionToast(fetcher.data, onAnswered);
+  const location = useLocation();
+  const forgetDraft = useSessionDraft(`draft:answer:${questionId}`, answer, setAnswer);
+  useActionToast(fetcher.data, () => {
+    forgetDraft();
+    onAnswered?.();
+  });
   const shown = {
     ...errors,
     ...(fetcher.state === "idle" && fetcher.data?.fieldErrors ? fetcher.data.fieldErrors : {}),
@@ -104,14 +110,18 @@ export function AnswerForm({
         <TabsTrigger value="audio">Audio Response</TabsTrigger>
       </TabsList>
       <TabsContent value="text">
+        {/* Without JavaScript (the admin area renders this on the server) it is a plain POST. */}
         <form
           className="stack"
           noValidate
+          method="post"
+          action={`/questions/${questionId}/answer?${new URLSearchParams({ redirectTo: `${location.pathname}${location.search}` })}`}
           onSubmit={(event) => {
             event.preventDefault();
             submit("text");
           }}
         >
+          <input type="hidden" name="who" value={who} />
           <div className="field">
             <Label htmlFor={`${id}-answer`}>Your Answer</Label>
             <Textarea

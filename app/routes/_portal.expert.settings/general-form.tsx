@@ -6,7 +6,7 @@ import {
   useForm,
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useFetcher } from "@remix-run/react";
+import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
 import { ExpertisePicker } from "~/components/expertise-picker";
 import { PrefixedField } from "~/components/prefixed-field";
@@ -40,9 +40,15 @@ type Profile = {
   socialInstagram: string | null;
 };
 
-/** Toasts the outcome of a settings form once it comes back (SPEC.md: "Profile updated" / "Update failed"). */
+/**
+ * The outcome of one settings form, toasted once it comes back (SPEC.md: "Profile updated" / "Update
+ * failed"). Without JavaScript the form posts as a page: then the route's answer is the outcome, so
+ * its errors and what was typed show all the same.
+ */
 export function useSaveToast(fetcher: { state: string; data?: SettingsFormResult }, intent: string) {
-  const result = fetcher.data?.intent === intent ? fetcher.data : undefined;
+  const pageData = useActionData<SettingsFormResult>();
+  const data = fetcher.data ?? pageData;
+  const result = data?.intent === intent ? data : undefined;
   useEffect(() => {
     if (fetcher.state !== "idle" || !result) return;
     if (result.ok) toast({ title: "Profile updated", description: "Your profile was updated successfully." });

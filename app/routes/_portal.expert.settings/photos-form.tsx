@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ImagePicker } from "~/components/image-picker";
 import { Button } from "~/components/ui/button";
@@ -54,7 +54,10 @@ function ImageUpload({
   const fetcher = useFetcher<UploadResult>();
   const [chosen, setChosen] = useState(false);
   const [pickerKey, setPickerKey] = useState(0);
-  const result = fetcher.data?.intent === intent ? fetcher.data : undefined;
+  // Without JavaScript the upload posts as a page, and the route's answer is the outcome.
+  const pageData = useActionData<UploadResult>();
+  const data = fetcher.data ?? pageData;
+  const result = data?.intent === intent ? data : undefined;
   const formRef = useRef<HTMLFormElement>(null);
   const busy = fetcher.state !== "idle";
 

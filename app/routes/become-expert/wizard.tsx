@@ -76,10 +76,18 @@ export function ExpertWizard({
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [stepIndex, setStepIndex] = useState(0);
   const [errors, setErrors] = useState<Errors>({});
-  const [customUrl, setCustomUrl] = useState("");
-  const [categoryId, setCategoryId] = useState("");
-  const [expertise, setExpertise] = useState<string[]>([]);
-  const [bio, setBio] = useState("");
+  // A refused application rendered on the server (no JavaScript) starts from what was sent.
+  const sent = result?.status === "invalid" ? (result.values ?? {}) : {};
+  const sentText = (name: string) => {
+    const value = sent[name];
+    return typeof value === "string" ? value : undefined;
+  };
+  const [customUrl, setCustomUrl] = useState(() => sentText("customUrl") ?? "");
+  const [categoryId, setCategoryId] = useState(() => sentText("categoryId") ?? "");
+  const [expertise, setExpertise] = useState<string[]>(() =>
+    Array.isArray(sent.expertise) ? sent.expertise : [],
+  );
+  const [bio, setBio] = useState(() => sentText("bio") ?? "");
   const movedByUser = useRef(false);
   const step = steps[Math.min(stepIndex, steps.length - 1)];
 
@@ -220,23 +228,36 @@ export function ExpertWizard({
             <div className="form-grid">
               <Field
                 label="First Name"
-                inputProps={{ name: "firstName", autoComplete: "given-name" }}
+                inputProps={{
+                  name: "firstName",
+                  defaultValue: sentText("firstName"),
+                  autoComplete: "given-name",
+                }}
                 errors={e("firstName")}
               />
               <Field
                 label="Last Name"
-                inputProps={{ name: "lastName", autoComplete: "family-name" }}
+                inputProps={{
+                  name: "lastName",
+                  defaultValue: sentText("lastName"),
+                  autoComplete: "family-name",
+                }}
                 errors={e("lastName")}
               />
             </div>
             <Field
               label="Username"
-              inputProps={{ name: "username", autoComplete: "username" }}
+              inputProps={{ name: "username", defaultValue: sentText("username"), autoComplete: "username" }}
               errors={e("username")}
             />
             <Field
               label="Email"
-              inputProps={{ name: "email", type: "email", autoComplete: "email" }}
+              inputProps={{
+                name: "email",
+                defaultValue: sentText("email"),
+                type: "email",
+                autoComplete: "email",
+              }}
               errors={e("email")}
             />
             <Field
@@ -268,12 +289,22 @@ export function ExpertWizard({
           />
           <Field
             label="Professional Title"
-            inputProps={{ name: "title", placeholder: "e.g. Growth Marketing Consultant" }}
+            inputProps={{
+              name: "title",
+              defaultValue: sentText("title"),
+              maxLength: EXPERT_LIMITS.textMaxLength,
+              placeholder: "e.g. Growth Marketing Consultant",
+            }}
             errors={e("title")}
           />
           <Field
             label="Company/Organization"
-            inputProps={{ name: "occupation", autoComplete: "organization" }}
+            inputProps={{
+              name: "occupation",
+              defaultValue: sentText("occupation"),
+              maxLength: EXPERT_LIMITS.textMaxLength,
+              autoComplete: "organization",
+            }}
             errors={e("occupation")}
           />
           <PrefixedField
@@ -340,7 +371,7 @@ export function ExpertWizard({
               inputProps={{
                 name: "questionRate",
                 inputMode: "decimal",
-                defaultValue: String(EXPERT_LIMITS.defaultQuestionRateDollars),
+                defaultValue: sentText("questionRate") ?? String(EXPERT_LIMITS.defaultQuestionRateDollars),
               }}
               errors={e("questionRate")}
             />
@@ -351,7 +382,7 @@ export function ExpertWizard({
               inputProps={{
                 name: "sessionPrice",
                 inputMode: "decimal",
-                defaultValue: String(EXPERT_LIMITS.defaultSessionPriceDollars),
+                defaultValue: sentText("sessionPrice") ?? String(EXPERT_LIMITS.defaultSessionPriceDollars),
               }}
               errors={e("sessionPrice")}
             />
@@ -361,6 +392,7 @@ export function ExpertWizard({
               <input
                 type="checkbox"
                 name="termsAgreed"
+                defaultChecked={sent.termsAgreed !== undefined}
                 aria-invalid={Boolean(e("termsAgreed")) || undefined}
                 aria-describedby="termsAgreed-error"
               />

@@ -1,0 +1,66 @@
+import { useCallback, useEffect, useRef } from "react";
+
+/**
+ * Keeps what someone is writing in a long text field (a question, an answer) in this tab's
+ * sessionStorage until it is sent, so a failed submission (the network drops, the server errs and
+ * the error screen replaces the page), a reload or a Back leaves nothing to type again. The tab's
+ * storage, not localStorage: a question stays off a shared computer once the tab is closed.
+ *
+ * On mount an empty field gets the saved draft through `restore`; every change is saved (an empty
+ * one removes it). Call the returned function once the text has been accepted.
+ */
+export function useSessionDraft(key: string, value: string, restore: (text: string) => void) {
+  const firstRun = useRef(true);
+  // Read through refs: the restore runs only when the field (its key) appears, never on later edits.
+  const restoreRef = useRef(restore);
+  restoreRef.current = restore;
+  const valueRef = useRef(value);
+  valueRef.current = value;
+
+  useEffect(() => {
+    const saved = readDraft(key);
+    if (saved && !valueRef.current) restoreRef.current(saved);
+  }, [key]);
+
+  useEffect(() => {
+    // The first run sees the value from before the restore above; saving it would drop the draft.
+    if (firstRun.current) {
+      firstRun.current = false;
+      return;
+    }
+    writeDraft(key, value);
+  }, [key, value]);
+
+  return useCallback(() => writeDraft(key, ""), [key]);
+}
+
+/** The Ask screen's drafts, one per expert: `${ASK_DRAFT_PREFIX}${expertId}`. */
+export const ASK_DRAFT_PREFIX = "draft:ask:";
+
+/** Forgets every draft whose key starts with `prefix` (after the thing they were for was sent). */
+export function clearSessionDrafts(prefix: string) {
+  try {
+    for (const key of Object.keys(window.sessionStorage)) {
+      if (key.startsWith(prefix)) window.sessionStorage.removeItem(key);
+    }
+  } catch {
+    // Storage switched off: there is nothing to clear.
+  }
+}
+
+function readDraft(key: string): string | null {
+  try {
+    return window.sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeDraft(key: string, value: string) {
+  try {
+    if (value.trim()) window.sessionStorage.setItem(key, value);
+    else window.sessionStorage.removeItem(key);
+  } catch {
+    // Storage full or switched off (private browsing): the field still works, without the safety net.
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * What people type is not what designers expect: a pasted link, a 500-letter word, a long name. Every
+ * screen that shows it must still fit a 390 px phone, and the expert must still be able to answer.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { layoutProblems } from "./support/layout";
+import { demoExpertId, gotoHydrated, signInAs } from "./support/pages";
+
+const stamp = Date.now().toString(36);
+const LINK = `https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ/edit#gid=0&range=A1:Z1000&e2e=${stamp}`;
+const WORD = "W".repeat(500);
+const QUESTION = `E2E ${stamp}: can you review my model? ${LINK} ${WORD}`;
+
+async function expectFitsThePhone(page: Page, what: string) {
+  const layout = await layoutProblems(page);
+  expect(layout.horizontalOverflow, `${what}: scrolls sideways at 390 px`).toBeNull();
+  expect(layout.overlaps, `${what}: overlapping controls at 390 px`).toEqual([]);
+}
+
+describe("long words and links in what people type", () => {
+  it("keeps every screen that shows a question within the phone, and the expert can answer it", async () => {
+    const client = await newPage(PHONE);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    await gotoHydrated(client, `/ask/${expertId}`);
+    await client.getByRole("textbox", { name: "Your Question" }).fill(QUESTION);
+    await Promise.all([
+      client.waitForURL((url) => url.pathname === "/thank-you"),
+      client.getByRole("button", { name: "Submit Question (Test Mode)" }).click(),
+    ]);
+    const questionId = Number(new URL(client.url()).searchParams.get("question"));
+
+    await gotoHydrated(client, "/dashboard/questions");
+    await expectFitsThePhone(client, "the client's questions");
+    await gotoHydrated(client, `/questions/${questionId}`);
+    await expectFitsThePhone(client, "the client's question page");
+
+    const expert = await newPage(PHONE);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/questions");
+    await expectFitsThePhone(expert, "the expert's questions");
+    await expert
+      .locator("tr", { hasText: `E2E ${stamp}` })
+      .getByRole("button", { name: "Answer" })
+      .click();
+    const dialog = expert.getByRole("dialog");
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box, "the answer dialog is on screen").not.toBeNull();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
+    await screenshot(expert, "long-text-answer-dialog-phone");
+    await dialog
+      .getByRole("textbox", { name: "Your Answer" })
+      .fill("The model holds up; split the assumptions onto their own sheet.");
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+
+    const admin = await newPage(PHONE);
+    await signInAs(admin, "admin");
+    await gotoHydrated(admin, `/admin?question=${questionId}`);
+    await expectFitsThePhone(admin, "the admin's questions");
+
+    const wide = await newPage(DESKTOP);
+    await signInAs(wide, "client");
+    await gotoHydrated(wide, "/dashboard/questions");
+    expect(await wide.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      DESKTOP.width,
+    );
+  });
+
+  it("keeps a long name within the phone on the dashboard", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/register");
+    const form = page.locator("form#register");
+    const username = `long-${stamp}`;
+    await form.getByLabel("Name", { exact: true }).fill(`Zoë ${"L".repeat(60)}`);
+    await form.getByLabel("Username").fill(username);
+    await form.getByLabel("Email").fill(`${username}@example.com`);
+    await form.getByLabel("Password").fill("long-names-1");
+    await Promise.all([
+      page.waitForURL("**/dashboard"),
+      form.getByRole("button", { name: "Create Account" }).click(),
+    ]);
+    await page.waitForSelector("html[data-hydrated]");
+    await expectFitsThePhone(page, "the dashboard of a long name");
+  });
+});
