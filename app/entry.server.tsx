@@ -71,5 +71,8 @@ export default async function handleRequest(
   if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // The app's JavaScript loads after the first paint (~/lib/boot-after-paint).
-  return new Response(parkModuleScripts(body), { headers: responseHeaders, status });
+  return new Response(parkModuleScripts(body, remixContext.manifest.entry.imports), {
+    headers: responseHeaders,
+    status,
+  });
 }

@@ -1,13 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import { createRouteMatcher, type ManifestRoute } from "../../../workers/route-match";
-
-/** The browser build's manifest (public/build/manifest-*.js): every route's module and its static imports. */
-type BrowserManifest = {
-  entry: { module: string; imports: string[] };
-  routes: Record<string, ManifestRoute & { module: string; imports?: string[] }>;
-};
+import { createRouteMatcher } from "../../../workers/route-match";
+import { readBrowserManifest } from "../browser-manifest";
 
 export type RouteJs = {
   route: string;
@@ -18,14 +13,6 @@ export type RouteJs = {
   /** Whether the route's JavaScript can load Stripe.js (imports, statically or dynamically, the chunk that loads it). */
   loadsStripe: boolean;
 };
-
-export function readBrowserManifest(publicDir: string): BrowserManifest {
-  const buildDir = join(publicDir, "build");
-  const file = readdirSync(buildDir).find((name) => /^manifest-[A-Z0-9]+\.js$/i.test(name));
-  if (!file) throw new Error(`No manifest-*.js in ${buildDir}: run npm run build first.`);
-  const source = readFileSync(join(buildDir, file), "utf8");
-  return JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1));
-}
 
 /** Gzip size (zlib's default level, as servers use) and raw size of every route's first-visit JavaScript. */
 export function clientJsPerRoute(publicDir: string): { routes: RouteJs[]; stripeChunks: string[] } {
