@@ -17,14 +17,20 @@
 export const PARKED_PRELOAD_ATTRIBUTE = "data-modulepreload";
 export const PARKED_ENTRY_CHUNK = "entry";
 
+/**
+ * Preloads put back per task: starting a module fetch costs the main thread about a millisecond on a
+ * phone, and a page has two dozen of them.
+ */
+const PRELOADS_PER_TASK = 6;
+
 /** A parked boot module script carries this `type`, which no browser runs. */
 export const PARKED_MODULE_TYPE = "text/x-remix-boot";
 
 /**
  * Runs in the <head> (an inline script under the page's CSP nonce). Once the document is parsed and
  * the browser reports its first contentful paint (a `paint` PerformanceObserver; where that is not
- * supported, two animation frames and a task), it turns the parked links back into modulepreloads.
- * Then it runs the shared chunks one module script at a time, each in a task of its own, and only
+ * supported, two animation frames and a task), it turns the parked links back into modulepreloads, a
+ * few per task. Then it runs the shared chunks one module script at a time, each in a task of its own, and only
  * then replaces the parked script with a live module script of the same text and nonce. Remix's boot
  * script would run every module of the page in one task (React, React DOM, Remix and the app: tens of
  * milliseconds on a phone, during which a tap waits); chunk by chunk, each task stays short, and the
@@ -35,4 +41,4 @@ export const PARKED_MODULE_TYPE = "text/x-remix-boot";
  * sets up what they expect. A chunk that fails to load is skipped: the boot script then fails as it
  * would have.
  */
-export const bootAfterPaintScript = `(function(){var d=document,P=window.PerformanceObserver;function start(){d.querySelectorAll('script[type="${PARKED_MODULE_TYPE}"]').forEach(function(p){var s=d.createElement("script");s.type="module";s.async=true;s.nonce=p.nonce;s.textContent=p.textContent;p.replaceWith(s)})}function boot(){var first=[],rest=[];d.querySelectorAll("link[${PARKED_PRELOAD_ATTRIBUTE}]").forEach(function(l){var h=l.getAttribute("href")||"",group=l.getAttribute("${PARKED_PRELOAD_ATTRIBUTE}");l.removeAttribute("${PARKED_PRELOAD_ATTRIBUTE}");l.rel="modulepreload";if(group==="${PARKED_ENTRY_CHUNK}")first.unshift(h);else if(h.indexOf("/_shared/")>=0)rest.unshift(h)});var queue=first.concat(rest);(function next(){var h=queue.shift();if(!h)return start();var s=d.createElement("script");s.type="module";s.src=h;s.onload=s.onerror=function(){setTimeout(next,0)};d.head.appendChild(s)})()}function painted(){if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)new P(function(list,observer){if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();boot()}}).observe({type:"paint",buffered:true});else requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(boot,0)})})}d.readyState==="loading"?d.addEventListener("DOMContentLoaded",painted):painted()})()`;
+export const bootAfterPaintScript = `(function(){var d=document,P=window.PerformanceObserver;function start(){d.querySelectorAll('script[type="${PARKED_MODULE_TYPE}"]').forEach(function(p){var s=d.createElement("script");s.type="module";s.async=true;s.nonce=p.nonce;s.textContent=p.textContent;p.replaceWith(s)})}function boot(){var links=[].slice.call(d.querySelectorAll("link[${PARKED_PRELOAD_ATTRIBUTE}]")),first=[],rest=[];links.forEach(function(l){var h=l.getAttribute("href")||"";if(l.getAttribute("${PARKED_PRELOAD_ATTRIBUTE}")==="${PARKED_ENTRY_CHUNK}")first.unshift(h);else if(h.indexOf("/_shared/")>=0)rest.unshift(h)});var queue=first.concat(rest);(function restore(){links.splice(0,${PRELOADS_PER_TASK}).forEach(function(l){l.removeAttribute("${PARKED_PRELOAD_ATTRIBUTE}");l.rel="modulepreload"});if(links.length)setTimeout(restore,0);else next()})();function next(){var h=queue.shift();if(!h)return start();var s=d.createElement("script");s.type="module";s.src=h;s.onload=s.onerror=function(){setTimeout(next,0)};d.head.appendChild(s)}}function painted(){if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.indexOf("paint")>=0)new P(function(list,observer){if(list.getEntriesByName("first-contentful-paint").length){observer.disconnect();boot()}}).observe({type:"paint",buffered:true});else requestAnimationFrame(function(){requestAnimationFrame(function(){setTimeout(boot,0)})})}d.readyState==="loading"?d.addEventListener("DOMContentLoaded",painted):painted()})()`;

@@ -43,15 +43,35 @@ describe("the home page in Chromium (e2e smoke)", () => {
     const page = await newPage(PHONE);
     const watch = await watchPage(page);
     // Counts the parked links the <head> script turns back into module preloads.
-    await page.addInitScript(() => {
-      const counter = window as unknown as { restoredPreloads: number };
-      counter.restoredPreloads = 0;
+    // Records the scripts the <head> script adds, in order, and which parked links it marked as the
+    // client entry's chunks.
+    await page.addInitScript((parkedPreload) => {
+      const seen = window as unknown as {
+        restoredPreloads: number;
+        addedScripts: string[];
+        entryChunks: string[];
+      };
+      seen.restoredPreloads = 0;
+      seen.addedScripts = [];
+      seen.entryChunks = [];
       new MutationObserver((records) => {
         for (const record of records) {
-          if ((record.target as HTMLLinkElement).rel === "modulepreload") counter.restoredPreloads++;
+          if (record.type === "attributes" && (record.target as HTMLLinkElement).rel === "modulepreload") {
+            seen.restoredPreloads++;
+          }
+          for (const node of record.addedNodes) {
+            if (node instanceof HTMLScriptElement && node.type === "module") {
+              seen.addedScripts.push(node.getAttribute("src") ?? "inline");
+            }
+          }
         }
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ["rel"] });
-    });
+      }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ["rel"] });
+      document.addEventListener("DOMContentLoaded", () => {
+        for (const link of document.querySelectorAll(`link[${parkedPreload}="entry"]`)) {
+          seen.entryChunks.push(link.getAttribute("href") ?? "");
+        }
+      });
+    }, PARKED_PRELOAD_ATTRIBUTE);
     await page.goto("/experts");
     await page.waitForSelector("html[data-hydrated]");
     const loading = await page.evaluate(
@@ -64,6 +84,8 @@ describe("the home page in Chromium (e2e smoke)", () => {
           firstScriptRequest: Math.min(...scripts.map((entry) => entry.startTime)),
           scripts: scripts.length,
           restoredPreloads: (window as unknown as { restoredPreloads: number }).restoredPreloads,
+          addedScripts: (window as unknown as { addedScripts: string[] }).addedScripts,
+          entryChunks: (window as unknown as { entryChunks: string[] }).entryChunks,
           stillParked: document.querySelectorAll(`link[${parkedPreload}], script[type="${parkedModule}"]`)
             .length,
         };
@@ -77,6 +99,19 @@ describe("the home page in Chromium (e2e smoke)", () => {
     );
     expect(loading.restoredPreloads).toBeGreaterThan(3);
     expect(loading.stillParked).toBe(0);
+    // The shared chunks ran one module script each, the client entry's first and backwards (React
+    // before React DOM before Remix), and Remix's boot script last.
+    expect(loading.entryChunks.length).toBeGreaterThan(1);
+    const sources = loading.addedScripts.slice(0, -1);
+    expect(sources.slice(0, loading.entryChunks.length)).toEqual([...loading.entryChunks].reverse());
+    expect(sources.every((src) => src.startsWith("/build/_shared/"))).toBe(true);
+    expect(sources.length).toBeGreaterThan(loading.entryChunks.length);
+    expect(loading.addedScripts.at(-1)).toBe("inline");
+    // ...each compiled eagerly, off the main thread (scripts/compile-hints.ts).
+    for (const chunk of loading.entryChunks) {
+      const source = await (await fetch(`${baseUrl()}${chunk}`)).text();
+      expect(source.startsWith("//# allFunctionsCalledOnLoad\n"), chunk).toBe(true);
+    }
     expect(watch.pageErrors).toEqual([]);
     expect(watch.cspViolations).toEqual([]);
     // React is live: the phone menu opens.

@@ -4,8 +4,14 @@
  * after the first paint is there, under the page's nonce. The browser side (the scripts start after
  * the first contentful paint and hydration succeeds) is tests/e2e/smoke.test.ts.
  */
+import * as build from "virtual:remix-server-build";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bootAfterPaintScript, PARKED_MODULE_TYPE, PARKED_PRELOAD_ATTRIBUTE } from "~/lib/boot-after-paint";
+import {
+  bootAfterPaintScript,
+  PARKED_ENTRY_CHUNK,
+  PARKED_MODULE_TYPE,
+  PARKED_PRELOAD_ATTRIBUTE,
+} from "~/lib/boot-after-paint";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
 import { get, signIn } from "./support/accounts";
 import { seedDemoMarketplace } from "./support/demo-seed";
@@ -34,6 +40,9 @@ function parked(html: string) {
   ];
   return {
     hrefs: links.map(([tag]) => /\bhref="([^"]+)"/.exec(tag)?.[1]),
+    entryChunks: links
+      .filter(([tag]) => tag.includes(`${PARKED_PRELOAD_ATTRIBUTE}="${PARKED_ENTRY_CHUNK}"`))
+      .map(([tag]) => /\bhref="([^"]+)"/.exec(tag)?.[1]),
     scripts: scripts.map(([, before, after, text]) => ({ attributes: `${before} ${after}`, text })),
   };
 }
@@ -50,11 +59,13 @@ describe("the app's JavaScript waits for the first paint", () => {
       const html = await response.text();
 
       expect(modulesStartedByParsing(html)).toEqual({ preloads: [], moduleScripts: [] });
-      const { hrefs, scripts } = parked(html);
+      const { hrefs, entryChunks, scripts } = parked(html);
       // Remix's full list survives: the client entry, the root and this page's route module.
       expect(hrefs.some((href) => /^\/build\/entry\.client-[\w-]+\.js$/.test(href ?? ""))).toBe(true);
       expect(hrefs.some((href) => /^\/build\/root-[\w-]+\.js$/.test(href ?? ""))).toBe(true);
       expect(hrefs.length).toBeGreaterThan(3);
+      // The client entry's chunks are marked, so the browser runs them first.
+      expect(entryChunks).toEqual(build.assets.entry.imports);
       // One boot script, unchanged apart from its type: it imports the routes, then the client entry.
       expect(scripts).toHaveLength(1);
       expect(scripts[0].text).toMatch(/import \* as route0 from "\/build\/root-[\w-]+\.js"/);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PARKED_MODULE_TYPE, PARKED_PRELOAD_ATTRIBUTE } from "~/lib/boot-after-paint";
+import { PARKED_ENTRY_CHUNK, PARKED_MODULE_TYPE, PARKED_PRELOAD_ATTRIBUTE } from "~/lib/boot-after-paint";
 import { parkModuleScripts } from "~/lib/boot-after-paint.server";
 
 // The tail of a page as Remix's <Scripts> and React write it, with text around it that must pass
@@ -22,14 +22,14 @@ const parked = rendered
     `<script nonce="n0nce" type="${PARKED_MODULE_TYPE}" async="">`,
   );
 
-async function throughPark(chunks: Uint8Array[]): Promise<string> {
+async function throughPark(chunks: Uint8Array[], entryChunks: string[] = []): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
       for (const chunk of chunks) controller.enqueue(chunk);
       controller.close();
     },
   });
-  return new Response(parkModuleScripts(source)).text();
+  return new Response(parkModuleScripts(source, entryChunks)).text();
 }
 
 describe("parking Remix's module preloads and boot script in the HTML stream", () => {
@@ -40,6 +40,17 @@ describe("parking Remix's module preloads and boot script in the HTML stream", (
     // with a src (not Remix's boot script).
     expect(parked).not.toContain('rel="modulepreload"');
     expect(parked.match(/type="module"/g)).toHaveLength(1);
+  });
+
+  it("marks the preloads of the client entry's chunks, and only those", async () => {
+    const html = await throughPark([new TextEncoder().encode(rendered)], ["/build/_shared/chunk-B2.js"]);
+    expect(html).toBe(
+      parked.replace(
+        `<link ${PARKED_PRELOAD_ATTRIBUTE}="" href="/build/_shared/chunk-B2.js"/>`,
+        `<link ${PARKED_PRELOAD_ATTRIBUTE}="${PARKED_ENTRY_CHUNK}" href="/build/_shared/chunk-B2.js"/>`,
+      ),
+    );
+    expect(html).toContain(`<link ${PARKED_PRELOAD_ATTRIBUTE}="" href="/build/entry.client-A1.js"/>`);
   });
 
   it("gives the same page however the stream is cut, mid-tag and mid-character included", async () => {
