@@ -40,7 +40,7 @@ export const DEMO_CATEGORIES: readonly DemoCategory[] = CATEGORY_DISPLAY_ORDER.m
   slug: category.slug,
   name: category.name,
   description: CATEGORY_DESCRIPTIONS[category.slug],
-  imageUrl: `/images/categories/${category.slug}.svg`,
+  imageUrl: `/images/categories/${category.slug}.webp`,
   iconUrl: `/images/categories/icons/${category.slug}.svg`,
   displayOrder: index,
 }));
@@ -138,7 +138,7 @@ export const DEMO_CLIENTS: readonly DemoPerson[] = [
 ];
 
 export type DemoExpert = DemoPerson & {
-  /** Names the image files: /images/experts/<slug>.svg. */
+  /** Names the picture: /images/experts/<slug>.webp (drawn as <slug>.svg). */
   slug: string;
   title: string;
   occupation: string;

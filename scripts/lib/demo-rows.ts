@@ -238,7 +238,7 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
         expertise: demo.categories.map((slug) => categoryName.get(slug)).join(", "),
         consultingTopics: demo.consultingTopics,
         qualifications: demo.qualifications,
-        profileImage: `/images/experts/${demo.slug}.svg`,
+        profileImage: `/images/experts/${demo.slug}.webp`,
         headerImage: demo.headerImage,
         title: demo.title,
         occupation: demo.occupation,

@@ -54,7 +54,7 @@ describe("the home page", () => {
 
   it("shows a default icon when a category image fails to load", async () => {
     const page = await newPage(DESKTOP);
-    await page.route("**/images/categories/funding-and-finance.svg", (route) =>
+    await page.route("**/images/categories/funding-and-finance.webp", (route) =>
       route.fulfill({ status: 404, body: "" }),
     );
     await gotoHydrated(page, "/");

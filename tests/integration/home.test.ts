@@ -62,7 +62,7 @@ describe("the home page", () => {
     );
     const slugs = [...track.matchAll(/href="\/category\/([a-z-]+)"/g)].map((match) => match[1]);
     expect(slugs).toEqual(CATEGORY_DISPLAY_ORDER.map((category) => category.slug));
-    expect(track).toContain('src="/images/categories/starting-a-business.svg"');
+    expect(track).toContain('src="/images/categories/starting-a-business.webp"');
     expect(html).toContain('aria-label="Scroll categories left"');
     expect(html).toContain('aria-label="Scroll categories right"');
   });
