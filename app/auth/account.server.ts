@@ -111,30 +111,19 @@ export async function handleAccountAction(
         currentPassword: submission.value.currentPassword,
         newPassword: submission.value.newPassword,
       });
-      if (outcome === "throttled") {
+      if (outcome !== "changed") {
+        const [message, status] =
+          outcome === "throttled" ? [PASSWORD_THROTTLED_MESSAGE, 429] : [WRONG_CURRENT_PASSWORD_MESSAGE, 400];
         return data(
           {
             intent,
             result: submission.reply({
-              fieldErrors: { currentPassword: [PASSWORD_THROTTLED_MESSAGE] },
+              fieldErrors: { currentPassword: [message] },
               hideFields: PASSWORD_FIELDS,
             }),
             ok: false,
           },
-          { status: 429 },
-        );
-      }
-      if (outcome === "wrong_current_password") {
-        return data(
-          {
-            intent,
-            result: submission.reply({
-              fieldErrors: { currentPassword: [WRONG_CURRENT_PASSWORD_MESSAGE] },
-              hideFields: PASSWORD_FIELDS,
-            }),
-            ok: false,
-          },
-          { status: 400 },
+          { status },
         );
       }
       return { intent, result: submission.reply({ resetForm: true, hideFields: PASSWORD_FIELDS }), ok: true };

@@ -797,7 +797,7 @@ function refusalFor(question: QuestionRow | null, actor: Actor, now: Date): Refu
 export type PaymentOutcome = "captured" | "capture_failed" | "cancelled" | "cancel_failed" | "none";
 
 export type AnswerResult =
-  | { ok: true; status: "answered"; payment: PaymentOutcome }
+  | { ok: true; status: "answered"; payment: PaymentOutcome; expertId: number | null }
   | { ok: true; status: "draft" }
   | Refusal;
 
@@ -874,9 +874,11 @@ export async function answerQuestion(
   void rest;
   if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
 
-  if (question.paymentState !== "authorized") return { ok: true, status: "answered", payment: "none" };
+  const { expertId } = question;
+  if (question.paymentState !== "authorized")
+    return { ok: true, status: "answered", payment: "none", expertId };
   const capture = await captureQuestionPayment(deps, question.id);
-  return { ok: true, status: "answered", payment: capture.ok ? "captured" : "capture_failed" };
+  return { ok: true, status: "answered", payment: capture.ok ? "captured" : "capture_failed", expertId };
 }
 
 async function alreadyHandled(db: Database, questionId: number): Promise<Refusal> {

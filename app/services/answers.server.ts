@@ -8,7 +8,6 @@ import {
   type Actor,
   answerQuestion,
   checkCanManage,
-  getQuestionRow,
   type PaymentOutcome,
   questionDeps,
 } from "~/models/questions.server";
@@ -90,7 +89,6 @@ export async function submitAnswer(
   }
   if (result.status === "draft") return { ok: true, kind: "draft" };
   // The profile shows how many questions the expert answered, and the ones published there.
-  const answered = await getQuestionRow(deps.db, questionId);
-  if (answered?.expertId) await invalidateExpert(context.cache, { id: answered.expertId });
+  if (result.expertId !== null) await invalidateExpert(context.cache, { id: result.expertId });
   return { ok: true, kind: "answered", payment: result.payment, hasAudio: audio !== null };
 }
