@@ -133,6 +133,29 @@ describe("account settings", () => {
     await expect(signIn("changer", "new-password-1")).resolves.toMatch(/^__session=/);
   });
 
+  it("stops guessing the current password on the form after ten wrong ones (429), changing nothing", async () => {
+    await insertAccount("guessed", "right-password-1");
+    const cookie = await signIn("guessed", "right-password-1");
+    const hashOf = async () =>
+      (await db().select({ hash: users.passwordHash }).from(users).where(eq(users.username, "guessed")))[0]
+        .hash;
+    const before = await hashOf();
+    const attempt = (currentPassword: string) =>
+      postForm(
+        "/dashboard/settings",
+        { intent: "password", currentPassword, newPassword: "taken-over-1", confirmPassword: "taken-over-1" },
+        { cookie },
+      );
+    for (let guess = 0; guess < 10; guess++) expect((await attempt(`guess-${guess}`)).status).toBe(400);
+    const refused = await attempt("right-password-1");
+    expect(refused.status).toBe(429);
+    const page = await refused.text();
+    expect(page).toContain("Too many password attempts. Please wait 15 minutes and try again.");
+    expect(page).not.toContain("taken-over-1");
+    // Even the right password is refused until the lock ends: nothing changed.
+    expect(await hashOf()).toBe(before);
+  }, 60_000);
+
   it("deletes the account: sessions end, personal data goes, payment records stay", async () => {
     const { userId } = await insertAccount("goner", "gone-pass");
     const { expertId } = await insertAccount("hostexpert", "host-pass", { role: "expert" });
