@@ -9,6 +9,7 @@ import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { type ExpertProfileData, expertProfilePath } from "~/lib/experts";
 import { formatCents } from "~/lib/money";
+import { formatUtcDate } from "~/lib/utc-dates";
 
 export type ProfileViewData = {
   origin: string;
@@ -18,8 +19,6 @@ export type ProfileViewData = {
   favorited: boolean;
   initialTab: "about" | "qa";
 };
-
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
 
 /**
  * Title, description, one canonical address (whichever of the four paths was used), sharing cards
@@ -228,7 +227,7 @@ export function ExpertProfile({ view }: { view: ProfileViewData }) {
                       <h3 className="answer__question">{answer.question}</h3>
                       <p className="answer__text">{answer.answer}</p>
                       {answer.answeredAt ? (
-                        <p className="answer__date muted">{`Answered ${dateFormat.format(answer.answeredAt)}`}</p>
+                        <p className="answer__date muted">{`Answered ${formatUtcDate(answer.answeredAt)}`}</p>
                       ) : null}
                     </li>
                   ))}

@@ -3,21 +3,18 @@
  * here formats in an explicit time zone, never the machine's.
  */
 
+import { formatUtcDate, formatUtcWeekdayDate } from "./utc-dates";
+
 /** "Jun 9, 2025" for an instant, in `timeZone` (UTC unless given). */
 export function formatDate(epochMs: number, timeZone = "UTC"): string {
+  if (timeZone === "UTC") return formatUtcDate(epochMs);
   return new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }).format(epochMs);
 }
 
 /** "Mon, Jun 9, 2025" for a calendar date written yyyy-MM-dd (no zone: it is a wall-clock date). */
 export function formatCalendarDate(date: string): string {
   const [year, month, day] = date.split("-").map(Number);
-  return new Intl.DateTimeFormat("en-US", {
-    weekday: "short",
-    month: "short",
-    day: "numeric",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(Date.UTC(year, month - 1, day));
+  return formatUtcWeekdayDate(Date.UTC(year, month - 1, day));
 }
 
 /** "10:00 AM" for a wall-clock time written HH:MM. */

@@ -3,22 +3,17 @@
  * zone, so hydration never disagrees). Instants show in UTC; a booking's own local date and time
  * (stored in the expert's zone) show as stored.
  */
-const dayFormat = new Intl.DateTimeFormat("en-US", {
-  weekday: "short",
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  timeZone: "UTC",
-});
+
+import { formatUtcWeekdayDate } from "./utc-dates";
 
 /** "Mon, Jan 6, 2025" for an instant (UTC). */
 export function formatDay(instant: Date | number | string): string {
-  return dayFormat.format(new Date(instant));
+  return formatUtcWeekdayDate(instant);
 }
 
 /** "Mon, Jan 6, 2025" for a stored local date "2025-01-06". */
 export function formatLocalDate(isoDate: string): string {
-  return dayFormat.format(new Date(`${isoDate}T00:00:00Z`));
+  return formatUtcWeekdayDate(`${isoDate}T00:00:00Z`);
 }
 
 /** "2 hours", "35 minutes", "3 days": the rough length of a span, for "due in ...". */

@@ -3,6 +3,8 @@
  * UTC month the money was earned in). Pure: used by the earnings model and the charts.
  */
 
+import { MONTH_NAMES, shortName } from "./utc-dates";
+
 export function monthKey(instant: Date | number): string {
   const date = new Date(instant);
   return `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}`;
@@ -19,11 +21,10 @@ export function lastMonthKeys(now: Date | number, count: number): string[] {
   return Array.from({ length: count }, (_, index) => monthKey(startOfMonth(now, count - 1 - index)));
 }
 
-const MONTH_NAMES = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
 /** "2025-03" as "Mar 2025" (or "Mar" with `short`). */
 export function formatMonth(key: string, { short = false }: { short?: boolean } = {}): string {
   const [year, month] = key.split("-");
-  const name = MONTH_NAMES[Number(month) - 1] ?? key;
+  const fullName = MONTH_NAMES[Number(month) - 1];
+  const name = fullName ? shortName(fullName) : key;
   return short ? name : `${name} ${year}`;
 }

@@ -11,6 +11,8 @@
  *   and a session may start on any whole hour whose 60 minutes fit inside a window.
  */
 
+import { formatUtcMonthYear, formatUtcWeekdayDate } from "./utc-dates";
+
 export const SESSION_MINUTES = 60;
 /** An unpaid booking holds its slot this long (DESIGN.md "Money and payments"). */
 export const HOLD_MINUTES = 15;
@@ -427,13 +429,7 @@ export function formatTime12(time: string): string {
 /** "Tue, Mar 10, 2026" for a local date. */
 export function formatLongDate(date: string): string {
   const [year, month, day] = requireDate(date);
-  return new Intl.DateTimeFormat("en-US", {
-    weekday: "short",
-    month: "short",
-    day: "numeric",
-    year: "numeric",
-    timeZone: "UTC",
-  }).format(Date.UTC(year, month - 1, day));
+  return formatUtcWeekdayDate(Date.UTC(year, month - 1, day));
 }
 
 /** The zone's short name at an instant ("EDT", "GMT+5:30"). */
@@ -490,7 +486,5 @@ export function addMonths(month: string, count: number): string {
 /** "June 2026" for a yyyy-MM month. */
 export function formatMonthTitle(month: string): string {
   const [year, monthNumber] = month.split("-").map(Number);
-  return new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" }).format(
-    Date.UTC(year, monthNumber - 1, 1),
-  );
+  return formatUtcMonthYear(Date.UTC(year, monthNumber - 1, 1));
 }

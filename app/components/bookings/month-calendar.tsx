@@ -1,6 +1,7 @@
 import { type KeyboardEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { cx } from "~/components/ui/cx";
 import { addDays, addMonths, formatMonthTitle, monthGrid, monthOf } from "~/lib/slots";
+import { formatUtcLongDate } from "~/lib/utc-dates";
 
 const WEEKDAY_HEADERS = [
   ["Sun", "Sunday"],
@@ -12,16 +13,8 @@ const WEEKDAY_HEADERS = [
   ["Sat", "Saturday"],
 ] as const;
 
-const fullDate = new Intl.DateTimeFormat("en-US", {
-  weekday: "long",
-  month: "long",
-  day: "numeric",
-  year: "numeric",
-  timeZone: "UTC",
-});
-
 function spokenDate(date: string) {
-  return fullDate.format(new Date(`${date}T00:00:00Z`));
+  return formatUtcLongDate(`${date}T00:00:00Z`);
 }
 
 /**
