@@ -18,10 +18,11 @@ export const PARKED_PRELOAD_ATTRIBUTE = "data-modulepreload";
 export const PARKED_ENTRY_CHUNK = "entry";
 
 /**
- * Preloads put back per task: starting a module fetch costs the main thread about a millisecond on a
- * phone, and a page has two dozen of them.
+ * Preloads put back per task: starting a module fetch costs the main thread 2 to 3 ms on a phone (4x
+ * CPU throttling in Chrome), a page has two dozen of them, and three keep each task near 20 ms
+ * (six made tasks of 40 to 70 ms, which count as blocking time).
  */
-const PRELOADS_PER_TASK = 6;
+const PRELOADS_PER_TASK = 3;
 
 /** A parked boot module script carries this `type`, which no browser runs. */
 export const PARKED_MODULE_TYPE = "text/x-remix-boot";
