@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { newPage, PHONE } from "./harness";
-import { layoutProblems } from "./support/layout";
+import { labelsBrokenMidWord, layoutProblems } from "./support/layout";
 
 const page = (body: string) =>
   `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0">${body}</body>`;
@@ -43,5 +43,19 @@ describe("the phone-width checker", () => {
     expect(problems.horizontalOverflow?.scrollWidth).toBeGreaterThan(390);
     expect(problems.overlaps.join("\n")).toMatch(/"First" overlaps .*"Second"/);
     expect(problems.covered.join("\n")).toContain('"Last link"');
+  });
+
+  it("reports a badge word split across lines, and not one that wraps between words or at a hyphen", async () => {
+    const tab = await newPage(PHONE);
+    await tab.setContent(
+      page(`
+        <div style="overflow-wrap:anywhere">
+          <span class="badge" style="display:inline-block;width:40px">Confirmed</span>
+          <span class="badge" style="display:inline-block;width:90px">Awaiting payment</span>
+          <button style="width:9ch;padding:0;border:0;font:16px monospace">E-commerce</button>
+          <p style="width:40px">Sentences people type may break anywhere</p>
+        </div>`),
+    );
+    expect(await labelsBrokenMidWord(tab)).toEqual(['"Confirmed" in <span class="badge">']);
   });
 });

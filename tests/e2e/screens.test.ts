@@ -13,7 +13,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, screenshot, type Viewport } from "./harness";
-import { layoutProblems } from "./support/layout";
+import { labelsBrokenMidWord, layoutProblems } from "./support/layout";
 import { withNavigationRetry } from "./support/pages";
 import { rolesInUse, type Screen, type ScreenRole, screensFor } from "./support/screens";
 import { contextAs } from "./support/sessions";
@@ -75,6 +75,10 @@ for (const role of rolesInUse()) {
           expect(layout.horizontalOverflow, `${screen.name}: scrolls sideways at 390 px`).toBeNull();
           expect(layout.overlaps, `${screen.name}: overlapping controls at 390 px`).toEqual([]);
           expect(layout.covered, `${screen.name}: controls hidden under a fixed bar at 390 px`).toEqual([]);
+          expect(
+            await labelsBrokenMidWord(phone.page),
+            `${screen.name}: labels split mid-word at 390 px`,
+          ).toEqual([]);
           await screenshot(phone.page, `${screen.name}-phone`);
           expectCleanRun(screen, phone.watch);
         } finally {
@@ -84,6 +88,10 @@ for (const role of rolesInUse()) {
         const desktop = await open(screen, DESKTOP);
         try {
           expect(await seriousA11yViolations(desktop.page), `${screen.name} at 1280 px`).toEqual([]);
+          expect(
+            await labelsBrokenMidWord(desktop.page),
+            `${screen.name}: labels split mid-word at 1280 px`,
+          ).toEqual([]);
           await screenshot(desktop.page, `${screen.name}-desktop`);
           expectCleanRun(screen, desktop.watch);
         } finally {

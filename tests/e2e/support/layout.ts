@@ -196,3 +196,37 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
     covered: [...covered],
   };
 }
+
+/** Short labels the app writes itself: a word in one of these should never be split across two lines. */
+const LABELS = ".badge, .status-badge, .tag, .button, button, [role=tab]";
+
+/**
+ * Words in badges, tags, buttons and tabs that the browser broke in the middle to fit them (the body's
+ * `overflow-wrap: anywhere`, meant for long words people type, also lets a narrow table cell turn
+ * "Confirmed" into "Confirme / d"). Breaks at a hyphen or slash are fine and not reported.
+ */
+export async function labelsBrokenMidWord(page: Page): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const broken = new Set<string>();
+    for (const label of document.querySelectorAll(selector)) {
+      const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (const word of (node.textContent ?? "").matchAll(/[^\s\-–—/]+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const lines = new Set(
+            [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)),
+          );
+          if (lines.size > 1) {
+            const className = typeof label.className === "string" ? label.className.trim() : "";
+            broken.add(
+              `"${word[0]}" in <${label.tagName.toLowerCase()}${className ? ` class="${className}"` : ""}>`,
+            );
+          }
+        }
+      }
+    }
+    return [...broken];
+  }, LABELS);
+}
