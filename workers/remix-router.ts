@@ -11,6 +11,11 @@
  * tree object: for one shape a path always matches the same routes. An answer is kept as positions in
  * the tree, and each caller gets match objects pointing into the tree it passed.
  *
+ * The same goes for the data routes React Router makes of a route tree when it renders a page
+ * (convertRoutesToDataRoutes): a tree that is the same object as before (Remix builds its render tree
+ * once per server build, patches/@remix-run+react+2.17.5.patch) is converted once, and each caller
+ * still gets its own id-to-route manifest, filled with the shared routes.
+ *
  * One more call per page cannot be reached from here: the static handler that runs the loaders
  * matches inside the package, with the package's own `matchRoutes`. Its route tree is built once, so
  * patches/@remix-run+router+1.23.3.patch (applied by patch-package after every install) remembers
@@ -114,4 +119,38 @@ export function matchRoutes(routes: Routes, location: Location, basename = "/"):
     matches.push({ params: { ...params }, pathname: matched, pathnameBase, route });
   }
   return matches;
+}
+
+type MapRouteProperties = Parameters<typeof RemixRouter.UNSAFE_convertRoutesToDataRoutes>[1];
+type RouteManifest = NonNullable<Parameters<typeof RemixRouter.UNSAFE_convertRoutesToDataRoutes>[3]>;
+type DataRoutes = ReturnType<typeof RemixRouter.UNSAFE_convertRoutesToDataRoutes>;
+type ConvertedTree = {
+  mapRouteProperties: MapRouteProperties;
+  dataRoutes: DataRoutes;
+  manifest: RouteManifest;
+};
+
+const convertRoutesToDataRoutesUncached = (upstream as unknown as typeof RemixRouter)
+  .UNSAFE_convertRoutesToDataRoutes;
+const convertedTrees = new WeakMap<Routes, ConvertedTree>();
+
+export function UNSAFE_convertRoutesToDataRoutes(
+  routes: Routes,
+  mapRouteProperties: MapRouteProperties,
+  parentPath?: string[],
+  manifest: RouteManifest = {},
+): DataRoutes {
+  // Only whole trees converted into a fresh manifest are shared; anything else is converted as asked.
+  if ((parentPath && parentPath.length > 0) || Object.keys(manifest).length > 0) {
+    return convertRoutesToDataRoutesUncached(routes, mapRouteProperties, parentPath, manifest);
+  }
+  let kept = convertedTrees.get(routes);
+  if (!kept || kept.mapRouteProperties !== mapRouteProperties) {
+    const keptManifest: RouteManifest = {};
+    const dataRoutes = convertRoutesToDataRoutesUncached(routes, mapRouteProperties, [], keptManifest);
+    kept = { mapRouteProperties, dataRoutes, manifest: keptManifest };
+    convertedTrees.set(routes, kept);
+  }
+  Object.assign(manifest, kept.manifest);
+  return kept.dataRoutes;
 }

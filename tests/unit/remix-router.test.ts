@@ -1,6 +1,13 @@
-import { matchRoutes as upstreamMatchRoutes } from "@remix-run/router";
+import {
+  UNSAFE_convertRoutesToDataRoutes as upstreamConvert,
+  matchRoutes as upstreamMatchRoutes,
+} from "@remix-run/router";
 import { describe, expect, it } from "vitest";
-import { createStaticHandler, matchRoutes } from "../../workers/remix-router";
+import {
+  UNSAFE_convertRoutesToDataRoutes as convertRoutesToDataRoutes,
+  createStaticHandler,
+  matchRoutes,
+} from "../../workers/remix-router";
 
 const routes = [
   {
@@ -170,5 +177,57 @@ describe("the static handler's matching (patches/@remix-run+router+1.23.3.patch)
       { id: "root", params: { slug: "legal" } },
       { id: "category", params: { slug: "legal" } },
     ]);
+  });
+});
+
+describe("the Worker's remembered convertRoutesToDataRoutes", () => {
+  type Manifest = NonNullable<Parameters<typeof convertRoutesToDataRoutes>[3]>;
+  const mapRouteProperties = (route: { id?: string }) => ({ hasErrorBoundary: route.id === "root" });
+
+  it("converts a tree exactly as React Router does, the first time and every time after", () => {
+    const expectedManifest: Manifest = {};
+    const expected = upstreamConvert(routes, mapRouteProperties, undefined, expectedManifest);
+    for (let round = 0; round < 3; round++) {
+      const manifest: Manifest = {};
+      expect(convertRoutesToDataRoutes(routes, mapRouteProperties, undefined, manifest)).toEqual(expected);
+      expect(manifest).toEqual(expectedManifest);
+    }
+  });
+
+  it("converts the same tree once and fills each caller's own manifest with the shared routes", () => {
+    const tree = structuredClone(routes);
+    const firstManifest: Manifest = {};
+    const first = convertRoutesToDataRoutes(tree, mapRouteProperties, undefined, firstManifest);
+    const secondManifest: Manifest = {};
+    const second = convertRoutesToDataRoutes(tree, mapRouteProperties, undefined, secondManifest);
+    expect(second).toBe(first);
+    expect(secondManifest).not.toBe(firstManifest);
+    expect(secondManifest.category).toBe(firstManifest.category);
+    expect(secondManifest.category).toBe(first[0].children?.find((route) => route.id === "category"));
+    // One caller adding to its manifest leaves the next caller's alone.
+    firstManifest.extra = firstManifest.category;
+    const third: Manifest = {};
+    convertRoutesToDataRoutes(tree, mapRouteProperties, undefined, third);
+    expect(Object.keys(third)).toEqual(Object.keys(secondManifest));
+  });
+
+  it("converts another tree, or the same one with other route properties, afresh", () => {
+    const tree = structuredClone(routes);
+    const first = convertRoutesToDataRoutes(tree, mapRouteProperties);
+    const copy = structuredClone(routes);
+    expect(convertRoutesToDataRoutes(copy, mapRouteProperties)).not.toBe(first);
+    const otherProperties = () => ({ hasErrorBoundary: true });
+    const other = convertRoutesToDataRoutes(tree, otherProperties);
+    expect(other).not.toBe(first);
+    expect(other[0].children?.every((route) => route.hasErrorBoundary)).toBe(true);
+  });
+
+  it("leaves subtrees and filled manifests to React Router, collision checks included", () => {
+    const tree = structuredClone(routes);
+    const subtree = convertRoutesToDataRoutes(tree[0].children ?? [], mapRouteProperties, ["0"]);
+    expect(subtree).toEqual(upstreamConvert(tree[0].children ?? [], mapRouteProperties, ["0"]));
+    expect(() =>
+      convertRoutesToDataRoutes(tree, mapRouteProperties, undefined, { home: {} as never }),
+    ).toThrow(/route id collision/);
   });
 });
