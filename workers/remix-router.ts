@@ -6,8 +6,8 @@
  * regular expression per branch it tries, on every call; rendering one page calls it three or four
  * times with the same path (the request handler, the manifest of links to discover, the router's
  * render), which was a quarter of the CPU time of a signed-in page. The trees are built from the
- * server build, but React Router and Remix build fresh copies of them for every request, so answers
- * are kept by the tree's shape (each route's id, path, index and case flags, in order), not by the
+ * server build, but a caller may pass a fresh copy of one (Remix built its render tree afresh for
+ * every request until the patch named below), so answers are kept by the tree's shape (each route's id, path, index and case flags, in order), not by the
  * tree object: for one shape a path always matches the same routes. An answer is kept as positions in
  * the tree, and each caller gets match objects pointing into the tree it passed.
  *
