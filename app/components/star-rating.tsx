@@ -21,8 +21,8 @@ export function StarRating({
   const percent = `${Math.max(0, Math.min(100, (rating / 5) * 100))}%`;
   return (
     <span className={cx("star-rating", className)} role="img" aria-label={label}>
-      {/* Five stars drawn by CSS (a masked strip, filled to the rating): two elements, not twenty
-          SVG nodes, for each of the dozens of ratings a listing shows. */}
+      {/* Five stars drawn by CSS (a strip cut to five stars, filled to the rating): two elements,
+          not twenty SVG nodes, for each of the dozens of ratings a listing shows. */}
       <span className="star-rating__stars" aria-hidden="true">
         <span className="star-rating__fill" style={{ width: percent }} />
       </span>
