@@ -5,7 +5,7 @@ import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
 import type { runScheduledTasks } from "~/models/scheduled-tasks.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
-import { serveWithEdgeCache } from "./edge-cache";
+import { HotCopies, serveWithEdgeCache } from "./edge-cache";
 import type { Env } from "./env";
 import { BOOKMARK_COOKIE, createLoadContext } from "./load-context";
 import { readToTheEnd } from "./request-body";
@@ -36,6 +36,9 @@ function isPrivateKind(request: Request, response: Response) {
   return !(type.startsWith("image/") || type.startsWith("font/") || type.includes("javascript"));
 }
 
+/** The public pages this isolate served last, kept in memory in front of the edge cache. */
+const hotCopies = new HotCopies();
+
 /** Remix's answer, from the edge cache when it may; a mutable Response. */
 async function serve(request: Request, context: AppLoadContext, ctx: ExecutionContext) {
   const handleRemixRequest =
@@ -46,6 +49,7 @@ async function serve(request: Request, context: AppLoadContext, ctx: ExecutionCo
     cache: (caches as unknown as { default: Cache }).default,
     waitUntil: (promise) => ctx.waitUntil(promise),
     buildVersion: build.assets.version,
+    hot: hotCopies,
   });
   const response = new Response(served.body, served);
   if (readCookie(request, SESSION_COOKIE) && isPrivateKind(request, response)) {

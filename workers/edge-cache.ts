@@ -16,6 +16,10 @@
  * - A copy is stored gzip-compressed, with the hashes of its inline scripts for the CSP
  *   (workers/security-headers.ts), so a hit streams stored bytes as they are: nothing to compress
  *   or rewrite per visitor. The rare client that does not take gzip gets it unpacked.
+ * - In front of the Cache API, an isolate keeps its most recently served copies in memory
+ *   (HotCopies): a hit on a popular page then costs no Cache API lookup. A copy in memory is the
+ *   same stored copy with the same freshness, so it is never newer or staler than the rules above
+ *   allow; and while one is being refreshed, the isolate's other visitors do not start another render.
  */
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { couldBeCustomUrl, isReservedCustomUrl } from "~/lib/reserved-urls";
@@ -140,7 +144,14 @@ const acceptsGzip = (request: Request) => /\bgzip\b/i.test(request.headers.get("
  * Stores a copy for s-maxage + stale-while-revalidate, remembering when and with what headers:
  * gzip-compressed, and for a page the hashes of its inline scripts.
  */
-async function store(cache: Cache, key: string, response: Response, freshness: Freshness, now: number) {
+async function store(
+  cache: Cache,
+  key: string,
+  response: Response,
+  freshness: Freshness,
+  now: number,
+  hot: HotCopies | undefined,
+) {
   const headers = new Headers(response.headers);
   const text = await response.text();
   if ((headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html")) {
@@ -156,7 +167,25 @@ async function store(cache: Cache, key: string, response: Response, freshness: F
   headers.set(STORED_AT, String(now));
   headers.delete(EDGE_CACHE_STATUS);
   headers.delete("X-Request-Id");
+  hot?.set(key, {
+    body: new Uint8Array(compressed.slice(0)),
+    status: response.status,
+    headers: [...headers],
+  });
   await cache.put(key, new Response(compressed, { ...PRE_COMPRESSED, status: response.status, headers }));
+}
+
+/** The Cache API's copy under `key`, kept in memory on the way when it is small enough. */
+async function matchStored(cache: Cache, key: string, hot: HotCopies | undefined) {
+  const cached = await cache.match(key).catch(() => undefined);
+  if (!cached || !hot) return { cached, copy: undefined };
+  const body = new Uint8Array(await cached.arrayBuffer());
+  hot.set(key, { body, status: cached.status, headers: [...cached.headers] });
+  const copy = hot.get(key);
+  return {
+    cached: new Response(body, { ...PRE_COMPRESSED, status: cached.status, headers: cached.headers }),
+    copy,
+  };
 }
 
 /** A stored copy as this request takes it: the gzip bytes as they are, or unpacked. */
@@ -173,12 +202,71 @@ function servedCopy(request: Request, cached: Response): Response {
   });
 }
 
+/** A stored copy as kept in memory: its gzip bytes, status and headers (those of the Cache API copy). */
+type HotCopy = { body: Uint8Array; status: number; headers: [string, string][]; refreshing: boolean };
+
+/**
+ * The stored copies an isolate served most recently, in memory, least recently used first out.
+ * Bounded by count and bytes (an isolate has 128 MB in all); a copy too large for it stays in the
+ * Cache API only.
+ */
+export class HotCopies {
+  readonly #copies = new Map<string, HotCopy>();
+  #bytes = 0;
+
+  constructor(readonly limits = { maxCopies: 200, maxBytes: 4 * 1024 * 1024, maxCopyBytes: 256 * 1024 }) {}
+
+  get size() {
+    return this.#copies.size;
+  }
+
+  get bytes() {
+    return this.#bytes;
+  }
+
+  /** The copy stored under `key`, now the most recently used. */
+  get(key: string): HotCopy | undefined {
+    const copy = this.#copies.get(key);
+    if (copy) {
+      this.#copies.delete(key);
+      this.#copies.set(key, copy);
+    }
+    return copy;
+  }
+
+  /** Keeps `copy` under `key` (replacing any), and lets the least recently used go past the limits. */
+  set(key: string, copy: Omit<HotCopy, "refreshing">): void {
+    this.delete(key);
+    if (copy.body.byteLength > this.limits.maxCopyBytes) return;
+    this.#copies.set(key, { ...copy, refreshing: false });
+    this.#bytes += copy.body.byteLength;
+    for (const [oldest, { body }] of this.#copies) {
+      if (this.#copies.size <= this.limits.maxCopies && this.#bytes <= this.limits.maxBytes) break;
+      this.#copies.delete(oldest);
+      this.#bytes -= body.byteLength;
+    }
+  }
+
+  delete(key: string): void {
+    const copy = this.#copies.get(key);
+    if (!copy) return;
+    this.#copies.delete(key);
+    this.#bytes -= copy.body.byteLength;
+  }
+}
+
+/** A kept copy as a Response like the Cache API's: the same gzip bytes (copied), status and headers. */
+const hotResponse = (copy: HotCopy) =>
+  new Response(copy.body.slice(), { ...PRE_COMPRESSED, status: copy.status, headers: copy.headers });
+
 export type EdgeCacheOptions = {
   cache: Cache;
   /** The Remix build's version (build.assets.version), part of every key. */
   buildVersion?: string;
   waitUntil: (promise: Promise<unknown>) => void;
   now?: () => number;
+  /** The isolate's copies in memory, consulted before the Cache API (the Worker keeps one). */
+  hot?: HotCopies;
 };
 
 /**
@@ -188,7 +276,7 @@ export type EdgeCacheOptions = {
 export async function serveWithEdgeCache(
   request: Request,
   render: () => Promise<Response>,
-  { cache, waitUntil, now = Date.now, buildVersion }: EdgeCacheOptions,
+  { cache, waitUntil, now = Date.now, buildVersion, hot }: EdgeCacheOptions,
 ): Promise<Response> {
   const key = edgeCacheKey(request, buildVersion);
   if (key === null) return withStatus(await render(), "BYPASS");
@@ -199,7 +287,7 @@ export async function serveWithEdgeCache(
     if (!freshness) return response;
     const stored = response.clone();
     waitUntil(
-      store(cache, key, stored, freshness, now()).catch((error) => {
+      store(cache, key, stored, freshness, now(), hot).catch((error) => {
         console.error(
           JSON.stringify({ level: "error", message: "edge cache put failed", error: String(error) }),
         );
@@ -208,7 +296,10 @@ export async function serveWithEdgeCache(
     return response;
   };
 
-  const cached = await cache.match(key).catch(() => undefined);
+  let copy = hot?.get(key);
+  let cached: Response | undefined;
+  if (copy) cached = hotResponse(copy);
+  else ({ cached, copy } = await matchStored(cache, key, hot));
   if (cached) {
     const original = cached.headers.get(ORIGINAL_CACHE_CONTROL) ?? "";
     const storedAt = Number(cached.headers.get(STORED_AT));
@@ -221,9 +312,21 @@ export async function serveWithEdgeCache(
       served.headers.delete(ORIGINAL_CACHE_CONTROL);
       served.headers.delete(STORED_AT);
       served.headers.delete("CF-Cache-Status");
-      if (state === "stale") waitUntil(renderAndStore().then((response) => response.body?.cancel()));
+      // One refresh at a time per copy in memory: the isolate's other visitors keep the stale copy.
+      if (state === "stale" && !copy?.refreshing) {
+        const refreshing = copy;
+        if (refreshing) refreshing.refreshing = true;
+        waitUntil(
+          renderAndStore()
+            .then((response) => response.body?.cancel())
+            .finally(() => {
+              if (refreshing) refreshing.refreshing = false;
+            }),
+        );
+      }
       return withStatus(served, state === "fresh" ? "HIT" : "STALE");
     }
+    hot?.delete(key);
     await cached.body?.cancel();
   }
   return withStatus(await renderAndStore(), "MISS");

@@ -3,7 +3,7 @@ import * as build from "virtual:remix-server-build";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Expert } from "~/db/schema.server";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_PAGE_CACHE_CONTROL } from "~/services/cache.server";
-import { edgeCacheKey, serveWithEdgeCache } from "../../workers/edge-cache";
+import { edgeCacheKey, HotCopies, serveWithEdgeCache } from "../../workers/edge-cache";
 import { BASE, get, insertAccount, postForm, signIn } from "./support/accounts";
 import { addExpert, anonymous, categoriesBySlug, eventually } from "./support/discovery";
 
@@ -238,5 +238,113 @@ describe("the edge cache", () => {
     expect(stored?.headers.get("Content-Encoding")).toBe("gzip");
     const unpacked = stored?.body?.pipeThrough(new DecompressionStream("gzip"));
     expect(await new Response(unpacked).text()).toBe("public");
+  });
+});
+
+describe("the copies an isolate keeps in memory", () => {
+  const PAGE = "<!DOCTYPE html><html><body><h1>Kept page</h1><script>1</script></body></html>";
+
+  /** A Cache API cache of its own, counting lookups, and a counting renderer of one public page. */
+  async function setUp(name: string) {
+    const backing = await caches.open(name);
+    const counts = { matches: 0, renders: 0 };
+    const cache = {
+      match: (key: RequestInfo) => {
+        counts.matches++;
+        return backing.match(key);
+      },
+      put: (key: RequestInfo, response: Response) => backing.put(key, response),
+    } as Cache;
+    const pending: Promise<unknown>[] = [];
+    let clock = Date.now();
+    const options = {
+      cache,
+      hot: new HotCopies(),
+      waitUntil: (promise: Promise<unknown>) => pending.push(promise),
+      now: () => clock,
+    };
+    const render = async () => {
+      counts.renders++;
+      return new Response(PAGE, {
+        headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": PUBLIC_PAGE_CACHE_CONTROL },
+      });
+    };
+    const serve = (init?: RequestInit) =>
+      serveWithEdgeCache(new Request(`${BASE}/category/legal?page=${name}`, init), render, options);
+    const settle = async () => {
+      while (pending.length > 0) await Promise.all(pending.splice(0));
+    };
+    return { backing, counts, options, serve, settle, advance: (ms: number) => (clock += ms) };
+  }
+
+  it("answers repeat hits from memory, with the stored bytes every time, and no Cache API lookup", async () => {
+    const { counts, serve, settle } = await setUp("hot-hits");
+    const first = await serve();
+    expect(status(first)).toBe("MISS");
+    await first.body?.cancel();
+    await settle();
+    const gzipped: ArrayBuffer[] = [];
+    for (let hit = 0; hit < 3; hit++) {
+      const response = await serve({ headers: { "Accept-Encoding": "gzip" } });
+      expect(status(response)).toBe("HIT");
+      expect(response.headers.get("Content-Encoding")).toBe("gzip");
+      expect(response.headers.get("Cache-Control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+      expect(response.headers.has("X-Edge-Stored-At")).toBe(false);
+      gzipped.push(await response.arrayBuffer());
+    }
+    const plain = await serve();
+    expect(status(plain)).toBe("HIT");
+    expect(await plain.text()).toBe(PAGE);
+    const unpack = (bytes: ArrayBuffer) =>
+      new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+    for (const bytes of gzipped) expect(await unpack(bytes)).toBe(PAGE);
+    expect(counts).toEqual({ matches: 1, renders: 1 });
+  });
+
+  it("keeps a copy another isolate stored once it has looked it up", async () => {
+    const { backing, counts, options, serve } = await setUp("hot-from-cache-api");
+    const elsewhere = await setUp("hot-from-cache-api");
+    const stored = await elsewhere.serve();
+    await stored.body?.cancel();
+    await elsewhere.settle();
+    const inCacheApi = await backing.match(`${BASE}/category/legal?page=hot-from-cache-api`);
+    expect(inCacheApi).toBeDefined();
+    await inCacheApi?.body?.cancel();
+    for (let hit = 0; hit < 3; hit++) {
+      const response = await serve();
+      expect(status(response)).toBe("HIT");
+      expect(await response.text()).toBe(PAGE);
+    }
+    expect(counts).toEqual({ matches: 1, renders: 0 });
+    expect(options.hot.size).toBe(1);
+  });
+
+  it("serves a stale copy from memory while one background render refreshes it", async () => {
+    const { counts, serve, settle, advance } = await setUp("hot-stale");
+    await (await serve()).body?.cancel();
+    await settle();
+    advance(120_000); // past s-maxage (60 s), within stale-while-revalidate (300 s)
+    const stale = await Promise.all([serve(), serve(), serve()]);
+    for (const response of stale) {
+      expect(status(response)).toBe("STALE");
+      expect(await response.text()).toBe(PAGE);
+    }
+    await settle();
+    expect(counts.renders).toBe(2);
+    const refreshed = await serve();
+    expect(status(refreshed)).toBe("HIT");
+    expect(Number(refreshed.headers.get("Age"))).toBe(0);
+    await refreshed.body?.cancel();
+  });
+
+  it("renders anew once the copy in memory is past s-maxage plus stale-while-revalidate", async () => {
+    const { counts, serve, settle, advance } = await setUp("hot-expired");
+    await (await serve()).body?.cancel();
+    await settle();
+    advance(400_000);
+    const response = await serve();
+    expect(status(response)).toBe("MISS");
+    expect(await response.text()).toBe(PAGE);
+    expect(counts.renders).toBe(2);
   });
 });

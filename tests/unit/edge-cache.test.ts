@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_PAGE_CACHE_CONTROL } from "~/services/cache.server";
-import { edgeCacheKey, freshnessAt, isPublicPagePath, storableFreshness } from "../../workers/edge-cache";
+import {
+  edgeCacheKey,
+  freshnessAt,
+  HotCopies,
+  isPublicPagePath,
+  storableFreshness,
+} from "../../workers/edge-cache";
 
 const request = (path: string, init: RequestInit = {}) => new Request(`https://expert.example${path}`, init);
 
@@ -96,5 +102,50 @@ describe("which responses it stores, and for how long", () => {
     expect(freshnessAt(0, lifetimes, 360_000)).toBe("stale");
     expect(freshnessAt(0, lifetimes, 361_000)).toBe("expired");
     expect(freshnessAt(Number.NaN, lifetimes, 1)).toBe("expired");
+  });
+});
+
+describe("the copies an isolate keeps in memory", () => {
+  const copy = (bytes: number) => ({
+    body: new Uint8Array(bytes),
+    status: 200,
+    headers: [["Content-Type", "text/html"]] as [string, string][],
+  });
+
+  it("lets the least recently used copy go first when there are too many", () => {
+    const hot = new HotCopies({ maxCopies: 2, maxBytes: 1000, maxCopyBytes: 100 });
+    hot.set("a", copy(10));
+    hot.set("b", copy(10));
+    expect(hot.get("a")?.body.byteLength).toBe(10); // "a" is now the most recently used
+    hot.set("c", copy(10));
+    expect(hot.get("b")).toBeUndefined();
+    expect(hot.get("a")).toBeDefined();
+    expect(hot.get("c")).toBeDefined();
+    expect([hot.size, hot.bytes]).toEqual([2, 20]);
+  });
+
+  it("keeps within its bytes, and never keeps a copy larger than a copy may be", () => {
+    const hot = new HotCopies({ maxCopies: 10, maxBytes: 100, maxCopyBytes: 60 });
+    hot.set("a", copy(60));
+    hot.set("b", copy(50));
+    expect(hot.get("a")).toBeUndefined();
+    expect([hot.size, hot.bytes]).toEqual([1, 50]);
+    // A copy too large replaces nothing with itself: the key's old copy goes, as it is outdated.
+    hot.set("b", copy(61));
+    expect(hot.get("b")).toBeUndefined();
+    expect([hot.size, hot.bytes]).toEqual([0, 0]);
+  });
+
+  it("counts a replaced or deleted copy's bytes out, and starts a new copy unrefreshed", () => {
+    const hot = new HotCopies({ maxCopies: 10, maxBytes: 100, maxCopyBytes: 100 });
+    hot.set("a", copy(30));
+    const first = hot.get("a");
+    if (first) first.refreshing = true;
+    hot.set("a", copy(40));
+    expect(hot.bytes).toBe(40);
+    expect(hot.get("a")?.refreshing).toBe(false);
+    hot.delete("a");
+    hot.delete("missing");
+    expect([hot.size, hot.bytes]).toEqual([0, 0]);
   });
 });
