@@ -180,8 +180,7 @@ async function matchStored(cache: Cache, key: string, hot: HotCopies | undefined
   const cached = await cache.match(key).catch(() => undefined);
   if (!cached || !hot) return { cached, copy: undefined };
   const body = new Uint8Array(await cached.arrayBuffer());
-  hot.set(key, { body, status: cached.status, headers: [...cached.headers] });
-  const copy = hot.get(key);
+  const copy = hot.set(key, { body, status: cached.status, headers: [...cached.headers] });
   return {
     cached: new Response(body, { ...PRE_COMPRESSED, status: cached.status, headers: cached.headers }),
     copy,
@@ -203,7 +202,12 @@ function servedCopy(request: Request, cached: Response): Response {
 }
 
 /** A stored copy as kept in memory: its gzip bytes, status and headers (those of the Cache API copy). */
-type HotCopy = { body: Uint8Array; status: number; headers: [string, string][]; refreshing: boolean };
+type HotCopy = {
+  body: Uint8Array<ArrayBuffer>;
+  status: number;
+  headers: [string, string][];
+  refreshing: boolean;
+};
 
 /**
  * The stored copies an isolate served most recently, in memory, least recently used first out.
@@ -234,17 +238,22 @@ export class HotCopies {
     return copy;
   }
 
-  /** Keeps `copy` under `key` (replacing any), and lets the least recently used go past the limits. */
-  set(key: string, copy: Omit<HotCopy, "refreshing">): void {
+  /**
+   * Keeps `copy` under `key` (replacing any), and lets the least recently used go past the limits.
+   * Returns the kept copy, or undefined when it is too large to keep.
+   */
+  set(key: string, copy: Omit<HotCopy, "refreshing">): HotCopy | undefined {
     this.delete(key);
-    if (copy.body.byteLength > this.limits.maxCopyBytes) return;
-    this.#copies.set(key, { ...copy, refreshing: false });
+    if (copy.body.byteLength > this.limits.maxCopyBytes) return undefined;
+    const kept = { ...copy, refreshing: false };
+    this.#copies.set(key, kept);
     this.#bytes += copy.body.byteLength;
     for (const [oldest, { body }] of this.#copies) {
       if (this.#copies.size <= this.limits.maxCopies && this.#bytes <= this.limits.maxBytes) break;
       this.#copies.delete(oldest);
       this.#bytes -= body.byteLength;
     }
+    return kept;
   }
 
   delete(key: string): void {
@@ -255,9 +264,12 @@ export class HotCopies {
   }
 }
 
-/** A kept copy as a Response like the Cache API's: the same gzip bytes (copied), status and headers. */
+/**
+ * A kept copy as a Response like the Cache API's: the same gzip bytes, status and headers. The
+ * Response takes a copy of the bytes (Fetch's "extract a body"), so the kept ones stay intact.
+ */
 const hotResponse = (copy: HotCopy) =>
-  new Response(copy.body.slice(), { ...PRE_COMPRESSED, status: copy.status, headers: copy.headers });
+  new Response(copy.body, { ...PRE_COMPRESSED, status: copy.status, headers: copy.headers });
 
 export type EdgeCacheOptions = {
   cache: Cache;
