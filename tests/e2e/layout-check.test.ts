@@ -45,7 +45,7 @@ describe("the phone-width checker", () => {
     expect(problems.covered.join("\n")).toContain('"Last link"');
   });
 
-  it("reports a badge word split across lines, and not one that wraps between words or at a hyphen", async () => {
+  it("reports a badge or column-header word split across lines, and not one that wraps between words, at a hyphen or out of sight", async () => {
     const tab = await newPage(PHONE);
     await tab.setContent(
       page(`
@@ -54,8 +54,16 @@ describe("the phone-width checker", () => {
           <span class="badge" style="display:inline-block;width:90px">Awaiting payment</span>
           <button style="width:9ch;padding:0;border:0;font:16px monospace">E-commerce</button>
           <p style="width:40px">Sentences people type may break anywhere</p>
+          <table style="width:60px"><thead><tr><th>Questions answered</th></tr></thead>
+            <tbody><tr><th>Nov</th></tr></tbody></table>
+          <table><thead style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">
+            <tr><th>Unseen heading</th></tr></thead></table>
         </div>`),
     );
-    expect(await labelsBrokenMidWord(tab)).toEqual(['"Confirmed" in <span class="badge">']);
+    expect(await labelsBrokenMidWord(tab)).toEqual([
+      '"Confirmed" in <span class="badge">',
+      '"Questions" in <th>',
+      '"answered" in <th>',
+    ]);
   });
 });

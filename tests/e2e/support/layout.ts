@@ -197,18 +197,32 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
   };
 }
 
-/** Short labels the app writes itself: a word in one of these should never be split across two lines. */
-const LABELS = ".badge, .status-badge, .tag, .button, button, [role=tab]";
+/**
+ * Short labels the app writes itself (badges, tags, buttons, tabs, table column headers): a word in
+ * one of these should never be split across two lines.
+ */
+const LABELS = ".badge, .status-badge, .tag, .button, button, [role=tab], thead th";
 
 /**
- * Words in badges, tags, buttons and tabs that the browser broke in the middle to fit them (the body's
+ * Words in badges, tags, buttons, tabs and column headers that the browser broke in the middle to fit them (the body's
  * `overflow-wrap: anywhere`, meant for long words people type, also lets a narrow table cell turn
  * "Confirmed" into "Confirme / d"). Breaks at a hyphen or slash are fine and not reported.
  */
 export async function labelsBrokenMidWord(page: Page): Promise<string[]> {
   return page.evaluate((selector) => {
+    // Inside a visually hidden box (screen-reader-only text, a phone table's hidden header row) a
+    // word wraps at every letter and nobody sees it.
+    const visuallyHidden = (element: Element) => {
+      for (let node: Element | null = element; node; node = node.parentElement) {
+        const box = node.getBoundingClientRect();
+        const style = getComputedStyle(node);
+        if (style.overflow !== "visible" && (box.width <= 2 || box.height <= 2)) return true;
+      }
+      return false;
+    };
     const broken = new Set<string>();
     for (const label of document.querySelectorAll(selector)) {
+      if (visuallyHidden(label)) continue;
       const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         for (const word of (node.textContent ?? "").matchAll(/[^\s\-–—/]+/g)) {
