@@ -6,7 +6,7 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { seo } from "~/components/seo";
 import { buttonClass } from "~/components/ui/button";
 import { formatDateTime, paymentOutcomeText } from "~/lib/questions";
-import { actorOf, getQuestionForViewer, parseExpertId } from "~/models/questions.server";
+import { type Actor, actorOf, getQuestionForViewer, parseExpertId } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
 
 export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
@@ -27,11 +27,25 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     questionId === null ? null : await getQuestionForViewer(context.primaryDb, questionId, actorOf(user));
   // Someone else's question is simply not there.
   if (!question) throw new Response("Not Found", { status: 404 });
-  return { question };
+  return { question, ...placesFor(actorOf(user), question) };
+}
+
+/**
+ * Where the viewer works on this question and their own dashboard: the question's expert answers
+ * from their desk, an admin from the admin area; the asker has only their dashboard.
+ */
+function placesFor(actor: Actor, question: { id: number; expertId: number | null; viewerIsAsker: boolean }) {
+  if (actor.expertId !== null && actor.expertId === question.expertId) {
+    return { deskPath: "/expert/questions", dashboardPath: "/expert/dashboard" };
+  }
+  if (actor.isAdmin && !question.viewerIsAsker) {
+    return { deskPath: `/admin?question=${question.id}`, dashboardPath: "/admin" };
+  }
+  return { deskPath: null, dashboardPath: "/dashboard" };
 }
 
 export default function QuestionScreen() {
-  const { question } = useLoaderData<typeof loader>();
+  const { question, deskPath, dashboardPath } = useLoaderData<typeof loader>();
   const payment = question.viewerIsAsker
     ? paymentOutcomeText(question.paymentState, question.amountText)
     : null;
@@ -67,6 +81,19 @@ export default function QuestionScreen() {
         <p className="notice notice--warning">The expert declined this question. You were not charged.</p>
       ) : question.status === "expired" ? (
         <p className="notice notice--warning">No answer in time: you were not charged.</p>
+      ) : deskPath ? (
+        <div className="notice stack">
+          <p>
+            {deskPath.startsWith("/admin")
+              ? "This question is waiting for the expert's answer."
+              : "This question is waiting for your answer. Answer or decline it from your questions desk."}
+          </p>
+          <div>
+            <Link to={deskPath} className={buttonClass({ size: "sm" })}>
+              {deskPath.startsWith("/admin") ? "Open in the admin area" : "Open your questions desk"}
+            </Link>
+          </div>
+        </div>
       ) : (
         <p className="notice">
           We'll let you know as soon as the answer is ready: most arrive within 12 hours.
@@ -74,7 +101,7 @@ export default function QuestionScreen() {
       )}
 
       <div className="cluster">
-        <Link to="/dashboard" className={buttonClass({ variant: "secondary" })}>
+        <Link to={dashboardPath} className={buttonClass({ variant: "secondary" })}>
           My Dashboard
         </Link>
         <Link to="/experts" className={buttonClass({ variant: "ghost" })}>

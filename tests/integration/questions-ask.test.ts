@@ -7,6 +7,7 @@ import {
   getLedger,
   getQuestion,
   makeSubscriber,
+  newAdmin,
   newClient,
   newExpert,
   notificationsOf,
@@ -185,6 +186,29 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
       expect(html, path).not.toContain('<img src=x onerror="alert(1)">');
       expect(html, path).toContain("&lt;script&gt;alert(");
     }
+  });
+
+  it("shows a waiting question's expert and an admin where to answer it, and its asker only the wait", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const admin = await newAdmin();
+    const id = questionIdFrom(
+      await postForm(`/ask/${expert.expertId}`, { question: QUESTION }, { cookie: client.cookie }),
+    );
+    const asker = await (await get(`/questions/${id}`, client.cookie)).text();
+    expect(asker).toContain("We&#x27;ll let you know as soon as the answer is ready");
+    expect(asker).not.toContain('href="/expert/questions"');
+    expect(asker).toContain('href="/dashboard"');
+
+    const desk = await (await get(`/questions/${id}`, expert.cookie)).text();
+    expect(desk).toContain("This question is waiting for your answer.");
+    expect(desk).toContain('href="/expert/questions"');
+    expect(desk).toContain('href="/expert/dashboard"');
+    expect(desk).not.toContain("We&#x27;ll let you know");
+
+    const adminView = await (await get(`/questions/${id}`, admin.cookie)).text();
+    expect(adminView).toContain("This question is waiting for the expert&#x27;s answer.");
+    expect(adminView).toContain(`href="/admin?question=${id}"`);
   });
 
   it("does not let an expert ask themselves", async () => {
