@@ -1,16 +1,26 @@
-import { Form, NavLink } from "@remix-run/react";
+import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Button } from "./ui/button";
 
 const ADMIN_SECTIONS = [
-  { to: "/admin", label: "Questions", end: true },
-  { to: "/admin/experts", label: "Experts", end: false },
-  { to: "/admin/messages", label: "Messages", end: false },
-  { to: "/admin/runs", label: "Scheduled runs", end: false },
+  // /admin/dashboard is the same screen as /admin (SPEC.md: where an admin lands after signing in).
+  {
+    to: "/admin",
+    label: "Questions",
+    isCurrent: (path: string) => path === "/admin" || path === "/admin/dashboard",
+  },
+  { to: "/admin/experts", label: "Experts", isCurrent: (path: string) => path.startsWith("/admin/experts") },
+  {
+    to: "/admin/messages",
+    label: "Messages",
+    isCurrent: (path: string) => path.startsWith("/admin/messages"),
+  },
+  { to: "/admin/runs", label: "Scheduled runs", isCurrent: (path: string) => path.startsWith("/admin/runs") },
 ];
 
 /** The admin area's heading, section links and Logout, shared by every admin screen. */
 export function AdminFrame({ signedInAs, children }: { signedInAs: string; children: ReactNode }) {
+  const { pathname } = useLocation();
   return (
     <div className="page stack-lg">
       <header className="page-header">
@@ -29,9 +39,14 @@ export function AdminFrame({ signedInAs, children }: { signedInAs: string; child
       </header>
       <nav aria-label="Admin sections" className="section-nav">
         {ADMIN_SECTIONS.map((section) => (
-          <NavLink key={section.to} to={section.to} end={section.end} className="section-nav__link">
+          <Link
+            key={section.to}
+            to={section.to}
+            className="section-nav__link"
+            aria-current={section.isCurrent(pathname.replace(/\/+$/, "")) ? "page" : undefined}
+          >
             {section.label}
-          </NavLink>
+          </Link>
         ))}
       </nav>
       {children}

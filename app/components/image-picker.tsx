@@ -101,7 +101,7 @@ export function ImagePicker({
             {hint}
           </p>
           {preview ? (
-            <Button variant="ghost" size="sm" onClick={clear}>
+            <Button variant="secondary" size="sm" onClick={clear}>
               Remove chosen image
             </Button>
           ) : null}

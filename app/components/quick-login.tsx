@@ -8,7 +8,7 @@ export function QuickLoginButtons({ accounts }: { accounts: readonly QuickAccoun
   const navigation = useNavigation();
   const pendingUser = navigation.state !== "idle" ? navigation.formData?.get("username") : null;
   return (
-    <ul className="stack" aria-label="Demo accounts">
+    <ul className="stack plain-list" aria-label="Demo accounts">
       {accounts.map((account) => (
         <li key={account.username}>
           <Form method="post">

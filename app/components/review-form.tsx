@@ -75,9 +75,10 @@ export function ReviewForm({
           {ratingError}
         </p>
       ) : null}
-      <label className="stack review-form__comment">
-        <span>Comment (optional)</span>
+      <label className="field review-form__comment">
+        <span className="label">Comment (optional)</span>
         <textarea
+          className="textarea"
           name="comment"
           rows={3}
           maxLength={REVIEW_COMMENT_MAX}

@@ -94,7 +94,7 @@ export default function AdminQuestions() {
               </h2>
               <Link
                 to={hrefWith({ question: null })}
-                className={buttonClass({ variant: "ghost", size: "sm" })}
+                className={buttonClass({ variant: "secondary", size: "sm" })}
               >
                 Close
               </Link>

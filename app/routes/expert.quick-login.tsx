@@ -27,7 +27,9 @@ export default function ExpertQuickLogin() {
         <h1 id="quick-heading">Expert Quick Login</h1>
         <p className="muted">Demo mode: sign in with one click as the demo expert or the demo admin.</p>
         <QuickLoginButtons accounts={[DEMO_ACCOUNTS.expert, DEMO_ACCOUNTS.admin]} />
-        <Link to="/">← Back to Home</Link>
+        <p>
+          <Link to="/">← Back to Home</Link>
+        </p>
       </section>
     </div>
   );

@@ -39,7 +39,9 @@ export default function QuickLogin() {
           lastResult={actionData?.result}
           fixedUsername={DEMO_ACCOUNTS.expert.username}
         />
-        <Link to="/">← Back to Home</Link>
+        <p>
+          <Link to="/">← Back to Home</Link>
+        </p>
       </section>
     </div>
   );

@@ -202,7 +202,7 @@ export default function TestAudio() {
                 <section className="card stack" aria-labelledby="answer-panel-heading">
                   <div className="row admin-answer-panel__head">
                     <h2 id="answer-panel-heading">Answer Question #{selected.id}</h2>
-                    <Button variant="ghost" size="sm" onClick={() => setSelectedId(null)}>
+                    <Button variant="secondary" size="sm" onClick={() => setSelectedId(null)}>
                       Close
                     </Button>
                   </div>
@@ -284,7 +284,7 @@ function AskPanel() {
           <Button type="submit" disabled={busy}>
             {busy ? "Submitting..." : "Submit Question"}
           </Button>{" "}
-          <Link to="/ask" className={buttonClass({ variant: "ghost" })}>
+          <Link to="/ask" className={buttonClass({ variant: "secondary" })}>
             Open the Ask page
           </Link>
         </div>

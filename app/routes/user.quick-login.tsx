@@ -33,7 +33,9 @@ export default function UserQuickLogin() {
           </p>
         ) : null}
         <QuickLoginButtons accounts={[DEMO_ACCOUNTS.client, DEMO_ACCOUNTS.subscriber]} />
-        <Link to="/">← Back to Home</Link>
+        <p>
+          <Link to="/">← Back to Home</Link>
+        </p>
       </section>
     </div>
   );

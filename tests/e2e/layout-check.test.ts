@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { newPage, PHONE } from "./harness";
-import { labelsBrokenMidWord, layoutProblems } from "./support/layout";
+import { labelsBrokenMidWord, layoutProblems, tabsOutOfView } from "./support/layout";
 
 const page = (body: string) =>
   `<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0">${body}</body>`;
@@ -65,5 +65,22 @@ describe("the phone-width checker", () => {
       '"Questions" in <th>',
       '"answered" in <th>',
     ]);
+  });
+
+  it("reports tabs that a sideways-scrolling tab row cuts off, and not a row that wraps", async () => {
+    const tab = await newPage(PHONE);
+    const tabs = ["Overview", "Questions", "Bookings", "Settings"]
+      .map((name) => `<button role="tab" style="flex:none;padding:8px 24px">${name}</button>`)
+      .join("");
+    await tab.setContent(
+      page(`
+        <div role="tablist" style="display:flex;overflow-x:auto">${tabs}</div>
+        <div role="tablist" style="display:flex;flex-wrap:wrap">${tabs}</div>`),
+    );
+    const hidden = await tabsOutOfView(tab);
+    expect(hidden).toContain('"Settings"');
+    expect(hidden.length).toBeLessThan(4);
+    await tab.evaluate(() => document.querySelector("[role=tablist]")?.remove());
+    expect(await tabsOutOfView(tab)).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, screenshot, type Viewport } from "./harness";
-import { labelsBrokenMidWord, layoutProblems } from "./support/layout";
+import { labelsBrokenMidWord, layoutProblems, tabsOutOfView } from "./support/layout";
 import { withNavigationRetry } from "./support/pages";
 import { rolesInUse, type Screen, type ScreenRole, screensFor } from "./support/screens";
 import { contextAs } from "./support/sessions";
@@ -75,6 +75,7 @@ for (const role of rolesInUse()) {
           expect(layout.horizontalOverflow, `${screen.name}: scrolls sideways at 390 px`).toBeNull();
           expect(layout.overlaps, `${screen.name}: overlapping controls at 390 px`).toEqual([]);
           expect(layout.covered, `${screen.name}: controls hidden under a fixed bar at 390 px`).toEqual([]);
+          expect(await tabsOutOfView(phone.page), `${screen.name}: tabs cut off at 390 px`).toEqual([]);
           expect(
             await labelsBrokenMidWord(phone.page),
             `${screen.name}: labels split mid-word at 390 px`,

@@ -306,6 +306,16 @@ describe("the admin area (/admin)", () => {
     expect(answered).not.toContain("Admin sees the pending one.");
     expect(answered).toContain("Admin sees the answered one.");
     expect((await get("/admin/dashboard?filter=bogus", admin.cookie)).status).toBe(200);
+    // Both addresses of the question list mark its section link, and only it, as the current one.
+    for (const path of ["/admin", "/admin/dashboard"]) {
+      const html = await (await get(path, admin.cookie)).text();
+      const sectionLinks = html.match(/<a class="section-nav__link"[^>]*>[^<]*<\/a>/g) ?? [];
+      expect(sectionLinks, path).toHaveLength(4);
+      expect(
+        sectionLinks.filter((link) => link.includes('aria-current="page"')),
+        path,
+      ).toEqual([expect.stringMatching(/href="\/admin"[^>]*>Questions<\/a>$/)]);
+    }
   });
 
   it("opens an answer form titled with the question's number, and answers any expert's question", async () => {

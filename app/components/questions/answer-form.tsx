@@ -197,7 +197,7 @@ export function DeclineQuestion({ questionId, onDeclined }: { questionId: number
   const busy = fetcher.state !== "idle";
   if (!confirming) {
     return (
-      <Button type="button" variant="ghost" size="sm" onClick={() => setConfirming(true)}>
+      <Button type="button" variant="secondary" size="sm" onClick={() => setConfirming(true)}>
         Decline question
       </Button>
     );

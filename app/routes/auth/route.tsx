@@ -131,7 +131,7 @@ function RegisterForm({ redirectTo, lastResult }: { redirectTo: string; lastResu
         inputProps={{ ...getInputProps(fields.password, { type: "password" }), autoComplete: "new-password" }}
         errors={fields.password.errors}
       />
-      <Button type="submit" disabled={busy}>
+      <Button type="submit" disabled={busy} block>
         {busy ? "Creating account..." : "Create Account"}
       </Button>
     </Form>

@@ -131,7 +131,8 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const safeName = name.replace(/[^a-zA-Z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "screenshot";
   await mkdir(SCREENSHOTS_DIR, { recursive: true });
   const path = join(SCREENSHOTS_DIR, `${safeName}.png`);
-  await page.screenshot({ path, fullPage: true });
+  // Finished animations, not a frame in the middle of a dialog's fade-in or a toast's slide.
+  await page.screenshot({ path, fullPage: true, animations: "disabled" });
   return path;
 }
 

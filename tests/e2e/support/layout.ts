@@ -198,10 +198,11 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
 }
 
 /**
- * Short labels the app writes itself (badges, tags, buttons, tabs, table column headers): a word in
+ * Short labels the app writes itself (badges, tags, buttons, tabs, table column headers, prices): a word in
  * one of these should never be split across two lines.
  */
-const LABELS = ".badge, .status-badge, .tag, .button, button, [role=tab], thead th";
+const LABELS =
+  ".badge, .status-badge, .tag, .button, button, [role=tab], thead th, .payment-box__line strong";
 
 /**
  * Words in badges, tags, buttons, tabs and column headers that the browser broke in the middle to fit them (the body's
@@ -243,4 +244,28 @@ export async function labelsBrokenMidWord(page: Page): Promise<string[]> {
     }
     return [...broken];
   }, LABELS);
+}
+
+/**
+ * Tabs and section links that their own row hides: a tab list (or section nav) wider than the screen
+ * that scrolls sideways clips some of them, sometimes the chosen one, with nothing to show they are there.
+ */
+export async function tabsOutOfView(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const hidden: string[] = [];
+    for (const list of document.querySelectorAll("[role=tablist], .section-nav")) {
+      const style = getComputedStyle(list);
+      if (style.display === "none" || style.visibility !== "visible") continue;
+      const bounds = list.getBoundingClientRect();
+      if (bounds.width < 2 || bounds.height < 2) continue;
+      for (const tab of list.querySelectorAll("[role=tab], a[href]")) {
+        const box = tab.getBoundingClientRect();
+        if (box.width === 0) continue;
+        if (box.left < bounds.left - 1 || box.right > bounds.right + 1) {
+          hidden.push(`"${(tab as HTMLElement).innerText.trim().replace(/\s+/g, " ")}"`);
+        }
+      }
+    }
+    return hidden;
+  });
 }
