@@ -3,7 +3,7 @@
 export const HERO_CLAIMS = [
   { value: "500+", label: "professionals" },
   { value: "20+", label: "online now" },
-  { value: "24h", label: "answers within 24 hours, most within 12" },
+  { value: "24h", label: "answer time" },
 ] as const;
 
 export const HOW_IT_WORKS = [
