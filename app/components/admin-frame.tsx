@@ -4,19 +4,18 @@ import { Button } from "./ui/button";
 
 const ADMIN_SECTIONS = [
   // /admin/dashboard is the same screen as /admin (SPEC.md: where an admin lands after signing in).
-  {
-    to: "/admin",
-    label: "Questions",
-    isCurrent: (path: string) => path === "/admin" || path === "/admin/dashboard",
-  },
-  { to: "/admin/experts", label: "Experts", isCurrent: (path: string) => path.startsWith("/admin/experts") },
-  {
-    to: "/admin/messages",
-    label: "Messages",
-    isCurrent: (path: string) => path.startsWith("/admin/messages"),
-  },
-  { to: "/admin/runs", label: "Scheduled runs", isCurrent: (path: string) => path.startsWith("/admin/runs") },
+  { to: "/admin", label: "Questions", alsoAt: "/admin/dashboard" },
+  { to: "/admin/experts", label: "Experts" },
+  { to: "/admin/messages", label: "Messages" },
+  { to: "/admin/runs", label: "Scheduled runs" },
 ];
+
+/** Whether `pathname` shows `section`: its own page, its alias, or (below /admin) a page under it. */
+function isCurrent(section: (typeof ADMIN_SECTIONS)[number], pathname: string) {
+  const path = pathname.replace(/\/+$/, "");
+  if (path === section.to || ("alsoAt" in section && path === section.alsoAt)) return true;
+  return section.to !== "/admin" && path.startsWith(section.to);
+}
 
 /** The admin area's heading, section links and Logout, shared by every admin screen. */
 export function AdminFrame({ signedInAs, children }: { signedInAs: string; children: ReactNode }) {
@@ -43,7 +42,7 @@ export function AdminFrame({ signedInAs, children }: { signedInAs: string; child
             key={section.to}
             to={section.to}
             className="section-nav__link"
-            aria-current={section.isCurrent(pathname.replace(/\/+$/, "")) ? "page" : undefined}
+            aria-current={isCurrent(section, pathname) ? "page" : undefined}
           >
             {section.label}
           </Link>

@@ -23,11 +23,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const questionId = parseExpertId(params.questionId);
+  const actor = actorOf(user);
   const question =
-    questionId === null ? null : await getQuestionForViewer(context.primaryDb, questionId, actorOf(user));
+    questionId === null ? null : await getQuestionForViewer(context.primaryDb, questionId, actor);
   // Someone else's question is simply not there.
   if (!question) throw new Response("Not Found", { status: 404 });
-  return { question, ...placesFor(actorOf(user), question) };
+  return { question, ...placesFor(actor, question) };
 }
 
 /**
@@ -36,16 +37,16 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
  */
 function placesFor(actor: Actor, question: { id: number; expertId: number | null; viewerIsAsker: boolean }) {
   if (actor.expertId !== null && actor.expertId === question.expertId) {
-    return { deskPath: "/expert/questions", dashboardPath: "/expert/dashboard" };
+    return { desk: { path: "/expert/questions", ofAdmin: false }, dashboardPath: "/expert/dashboard" };
   }
   if (actor.isAdmin && !question.viewerIsAsker) {
-    return { deskPath: `/admin?question=${question.id}`, dashboardPath: "/admin" };
+    return { desk: { path: `/admin?question=${question.id}`, ofAdmin: true }, dashboardPath: "/admin" };
   }
-  return { deskPath: null, dashboardPath: "/dashboard" };
+  return { desk: null, dashboardPath: "/dashboard" };
 }
 
 export default function QuestionScreen() {
-  const { question, deskPath, dashboardPath } = useLoaderData<typeof loader>();
+  const { question, desk, dashboardPath } = useLoaderData<typeof loader>();
   const payment = question.viewerIsAsker
     ? paymentOutcomeText(question.paymentState, question.amountText)
     : null;
@@ -81,16 +82,16 @@ export default function QuestionScreen() {
         <p className="notice notice--warning">The expert declined this question. You were not charged.</p>
       ) : question.status === "expired" ? (
         <p className="notice notice--warning">No answer in time: you were not charged.</p>
-      ) : deskPath ? (
+      ) : desk ? (
         <div className="notice stack">
           <p>
-            {deskPath.startsWith("/admin")
+            {desk.ofAdmin
               ? "This question is waiting for the expert's answer."
               : "This question is waiting for your answer. Answer or decline it from your questions desk."}
           </p>
           <div>
-            <Link to={deskPath} className={buttonClass({ size: "sm" })}>
-              {deskPath.startsWith("/admin") ? "Open in the admin area" : "Open your questions desk"}
+            <Link to={desk.path} className={buttonClass({ size: "sm" })}>
+              {desk.ofAdmin ? "Open in the admin area" : "Open your questions desk"}
             </Link>
           </div>
         </div>

@@ -205,7 +205,7 @@ const LABELS =
   ".badge, .status-badge, .tag, .button, button, [role=tab], thead th, .payment-box__line strong";
 
 /**
- * Words in badges, tags, buttons, tabs and column headers that the browser broke in the middle to fit them (the body's
+ * Words in the labels above that the browser broke in the middle to fit them (the body's
  * `overflow-wrap: anywhere`, meant for long words people type, also lets a narrow table cell turn
  * "Confirmed" into "Confirme / d"). Breaks at a hyphen or slash are fine and not reported.
  */
