@@ -52,7 +52,10 @@ async function serve(request: Request, context: AppLoadContext, ctx: ExecutionCo
     hot: hotCopies,
   });
   const response = new Response(served.body, served);
-  if (readCookie(request, SESSION_COOKIE) && isPrivateKind(request, response)) {
+  // A response that starts or ends a session (signing in hands out the cookie) is as private as one
+  // answered to a session.
+  const personal = Boolean(readCookie(request, SESSION_COOKIE)) || response.headers.has("Set-Cookie");
+  if (personal && isPrivateKind(request, response)) {
     // Nothing answered to a session (pages, their data, JSON, CSV, audio) may be kept by any cache.
     const cacheControl = response.headers.get("Cache-Control") ?? "";
     if (!/\bno-store\b/i.test(cacheControl) || /\bpublic\b/i.test(cacheControl)) {

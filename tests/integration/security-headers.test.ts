@@ -13,7 +13,7 @@ import {
   SCRIPT_HASHES_HEADER,
 } from "../../workers/security-headers";
 import { SCREENS, type ScreenRole } from "../e2e/support/screens";
-import { BASE, get, signIn } from "./support/accounts";
+import { BASE, get, postForm, postRaw, sessionCookieFrom, signIn } from "./support/accounts";
 import { seedDemoMarketplace } from "./support/demo-seed";
 import { eventually } from "./support/discovery";
 
@@ -149,6 +149,23 @@ describe("every screen, as its role", () => {
       expect(response.status, path).toBe(200);
       expect(response.headers.get("Cache-Control"), path).toBe("private, no-store");
       expectCommonHeaders(response, path);
+    }
+  });
+
+  it("keeps every sign-in's answer private: the one that hands out the session cookie", async () => {
+    const { username, password } = DEMO_ACCOUNTS.client;
+    const signIns = [
+      postForm("/login", { intent: "login", username, password }),
+      postForm("/auth", { intent: "login", username, password }),
+      postForm("/login.data", { intent: "login", username, password }),
+      postRaw("/api/auth/login", JSON.stringify({ username, password }), {
+        contentType: "application/json",
+      }),
+    ];
+    for (const response of await Promise.all(signIns)) {
+      await response.body?.cancel();
+      expect(sessionCookieFrom(response), response.url).not.toBeNull();
+      expect(response.headers.get("Cache-Control"), response.url).toBe("private, no-store");
     }
   });
 });
