@@ -1,4 +1,13 @@
-/** How questions read on screen, shared by the asker's, the expert's and the admin's views. */
+/** How questions are priced, and how they read in the asker's, the expert's and the admin's views. */
+
+/** A question with no expert chosen costs this; an expert's own rate is never below it. */
+export const DEFAULT_QUESTION_PRICE = 500;
+/**
+ * What a subscriber's daily question earns its expert: the standard question fee, never the expert's
+ * own rate. A $20 subscription could otherwise draw a rate of up to $10,000 a day, which an expert
+ * could farm by subscribing a second account and asking themselves.
+ */
+export const SUBSCRIPTION_QUESTION_CREDIT = DEFAULT_QUESTION_PRICE;
 
 export type QuestionStatus =
   | "awaiting_payment"

@@ -19,7 +19,13 @@ import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { experts, payments, questions, sessions, users } from "~/db/schema.server";
 import { formatCents } from "~/lib/money";
-import { type AdminFilter, OPEN_QUESTION_STATUSES, type QuestionStatus } from "~/lib/questions";
+import {
+  type AdminFilter,
+  DEFAULT_QUESTION_PRICE,
+  OPEN_QUESTION_STATUSES,
+  type QuestionStatus,
+  SUBSCRIPTION_QUESTION_CREDIT,
+} from "~/lib/questions";
 import { notificationStatements } from "~/models/notifications.server";
 import {
   CURRENCY,
@@ -40,8 +46,6 @@ import {
 import { isAdminUser, type SessionUser } from "~/models/users.server";
 import { getOptionalStripe, type PaymentIntent, type StripeClient } from "~/services/stripe.server";
 
-/** A question with no expert chosen costs this; an expert's own rate is never below it. */
-export const DEFAULT_QUESTION_PRICE = 500;
 /** SPEC.md: an answer within 24 hours of payment. */
 export const ANSWER_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -223,7 +227,7 @@ export async function askQuestion(
         now,
         paymentState: "subscription",
         subscriptionDay: utcDay(now),
-        ledger: { kind: "subscription_question", amount: target.price },
+        ledger: { kind: "subscription_question", amount: SUBSCRIPTION_QUESTION_CREDIT },
       });
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;

@@ -3,6 +3,7 @@
  * placed around `now`, through the shared builders in tests/factories.ts. Pure: no I/O.
  */
 import { LIVE_BOOKING_STATUSES } from "../../app/db/schema.server";
+import { SUBSCRIPTION_QUESTION_CREDIT } from "../../app/lib/questions";
 import { DEFAULT_SCHEDULE } from "../../app/lib/slots";
 import {
   ANSWER_DEADLINE_MS,
@@ -384,8 +385,8 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
       addReview(demo.review, { userId: askerId, expertId, questionId: id }, handledAt);
     }
 
-    // Every paid question owes its expert a ledger line; a subscriber's question pays the expert's
-    // rate too (kind subscription_question), though the subscriber paid nothing for it.
+    // Every paid question owes its expert a ledger line; a subscriber's question pays the standard
+    // fee (kind subscription_question, as askQuestion writes it), though the subscriber paid nothing.
     if (paidAt) {
       const settledAt = demo.status === "answered" ? handledAt : null;
       const closedAt =
@@ -395,7 +396,7 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
           id: take("payments"),
           kind: demo.viaSubscription ? "subscription_question" : "question",
           status: demo.status === "answered" ? "captured" : closedAt ? "cancelled" : "authorized",
-          amount: demo.viaSubscription ? expertDemo.questionRate : amount,
+          amount: demo.viaSubscription ? SUBSCRIPTION_QUESTION_CREDIT : amount,
           userId: askerId,
           expertId,
           questionId: id,

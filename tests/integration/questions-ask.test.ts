@@ -268,7 +268,7 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
 });
 
 describe("asking as a subscriber", () => {
-  it("asks without paying and uses the day's question; the expert is still owed their rate", async () => {
+  it("asks without paying and uses the day's question; the expert is owed the standard fee, not their rate", async () => {
     const expert = await newExpert("sub", 1800);
     const client = await newClient("subscriber");
     await makeSubscriber(client.userId);
@@ -293,7 +293,7 @@ describe("asking as a subscriber", () => {
     expect(await getLedger(question.id)).toMatchObject({
       kind: "subscription_question",
       status: "authorized",
-      amount: 1800,
+      amount: 500,
     });
   });
 
