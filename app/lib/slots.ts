@@ -30,6 +30,12 @@ const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 export const SESSION_MS = SESSION_MINUTES * MINUTE_MS;
 export const HOLD_MS = HOLD_MINUTES * MINUTE_MS;
+/** Paying again after a declined card renews a hold, but never past this long after it was taken. */
+export const HOLD_LIFETIME_MS = 2 * HOLD_MS;
+/** A client's unpaid holds at one time, across all experts. */
+export const MAX_OPEN_HOLDS = 3;
+/** A client whose hold on a start ran out unpaid may not hold that start again for this long. */
+export const REHOLD_WAIT_MS = DAY_MS;
 export const CLIENT_CANCEL_CUTOFF_MS = CLIENT_CANCEL_CUTOFF_HOURS * HOUR_MS;
 
 /** 0 = Sunday ... 6 = Saturday, as in the availability table and Date#getUTCDay. */

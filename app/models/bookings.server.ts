@@ -39,10 +39,13 @@ import {
   clientMayCancel,
   effectiveSchedule,
   formatInstant,
+  HOLD_LIFETIME_MS,
   HOLD_MS,
   instantToLocal,
+  MAX_OPEN_HOLDS,
   MEETING_LINK_LEAD_MINUTES,
   overlapsBusy,
+  REHOLD_WAIT_MS,
   resolveSlot,
   type ScheduleWindow,
   type Slot,
@@ -100,6 +103,11 @@ export const BOOKING_REFUSALS = {
   tooLate: "Sessions can only be cancelled up to 24 hours before they start.",
   holdLost:
     "Sorry, your hold on this time ran out and someone else booked it. Your payment has been refunded in full.",
+  tooManyHolds: `You already have ${MAX_OPEN_HOLDS} sessions waiting for payment. Please finish paying for one, or wait until its hold ends.`,
+  holdRanOut:
+    "Your hold on this time ran out before it was paid. Please choose another time, or try this one again tomorrow.",
+  startedBeforePaid:
+    "Sorry, your payment went through only after the session's start time. Your payment has been refunded in full.",
 } as const;
 
 /** What each refusal of a requested start tells the client (and which field it is about). */
@@ -251,6 +259,38 @@ async function slotTakenRefusal(
     slots: await freeSlotsOn(db, expert, date, now),
   };
 }
+
+/**
+ * Holding a slot costs nothing until it is paid, so one client's holds are limited: a few open at
+ * once, and none again on a start whose hold ran out unpaid in the last day. Otherwise one account
+ * could keep any slot, or every slot, from everyone by taking a fresh hold as the last one ends.
+ * `replacing` is the caller's own hold that the new one replaces (paying again for another time).
+ */
+async function holdLimitRefusal(
+  db: Database,
+  input: { userId: number; expertId: number; startsAt: number; now: Date; replacing: number | null },
+): Promise<Refused | null> {
+  const now = input.now.getTime();
+  const sameStart = sql`(${bookings.expertId} = ${input.expertId} and ${bookings.startsAt} = ${input.startsAt})`;
+  const [counts] = await db
+    .select({
+      open: sql<number>`coalesce(sum(${bookings.status} = 'awaiting_payment' and ${bookings.holdExpiresAt} > ${now} and not ${sameStart} and ${bookings.id} <> ${input.replacing ?? -1}), 0)`,
+      ranOut: sql<number>`coalesce(sum(${sameStart} and ${bookings.createdAt} > ${now - REHOLD_WAIT_MS} and ${bookings.refundedAt} is null and (${bookings.status} = 'expired' or (${bookings.status} = 'awaiting_payment' and ${bookings.holdExpiresAt} <= ${now}))), 0)`,
+    })
+    .from(bookings)
+    .where(and(eq(bookings.userId, input.userId), sql`${bookings.startsAt} > ${now}`));
+  if (counts.ranOut > 0) {
+    return { status: "refused", httpStatus: 409, message: BOOKING_REFUSALS.holdRanOut, field: "time" };
+  }
+  if (counts.open >= MAX_OPEN_HOLDS) {
+    return { status: "refused", httpStatus: 409, message: BOOKING_REFUSALS.tooManyHolds };
+  }
+  return null;
+}
+
+/** A hold's end when it is kept for another 15 minutes: never past its lifetime. */
+const renewedHoldEnd = (hold: Pick<Booking, "createdAt">, now: Date) =>
+  Math.min(now.getTime() + HOLD_MS, hold.createdAt.getTime() + HOLD_LIFETIME_MS);
 
 export type Booker = { id: number; username: string; name: string | null; email: string };
 
@@ -426,7 +466,19 @@ export async function createBooking(
     }
   }
 
+  if (deps.stripe && price > 0) {
+    const refusal = await holdLimitRefusal(db, {
+      userId: input.booker.id,
+      expertId: expert.id,
+      startsAt: slot.startsAt,
+      now,
+      replacing: releaseOwn.length > 0 ? (request.retryBookingId ?? null) : null,
+    });
+    if (refusal) return refusal;
+  }
+
   let bookingId: number;
+  let holdEnd = now.getTime() + HOLD_MS;
   try {
     const results = await runBatch(db, [
       ...releaseStaleHoldStatements(db, expert.id, slot.startsAt, now),
@@ -447,7 +499,7 @@ export async function createBooking(
           amount: price,
           currency: CURRENCY,
           ...details,
-          holdExpiresAt: new Date(now.getTime() + HOLD_MS),
+          holdExpiresAt: new Date(holdEnd),
           createdAt: now,
         })
         .returning({ id: bookings.id }),
@@ -469,9 +521,10 @@ export async function createBooking(
       return (await reuseHold(deps, own, details)) ?? slotTakenRefusal(db, expert, slot.date, now);
     }
     // Its PaymentIntent was never recorded: made again below, Stripe replays the same one.
+    holdEnd = renewedHoldEnd(own, now);
     await db
       .update(bookings)
-      .set({ ...details, holdExpiresAt: new Date(now.getTime() + HOLD_MS) })
+      .set({ ...details, holdExpiresAt: new Date(holdEnd) })
       .where(and(eq(bookings.id, own.id), eq(bookings.status, "awaiting_payment")));
     bookingId = own.id;
   }
@@ -541,7 +594,7 @@ export async function createBooking(
     paymentIntentId: intent.id,
     clientSecret: intent.client_secret,
     amount: price,
-    holdExpiresAt: now.getTime() + HOLD_MS,
+    holdExpiresAt: holdEnd,
   };
 }
 
@@ -625,7 +678,10 @@ async function ownLiveHold(
   return row ?? null;
 }
 
-/** The caller's unpaid hold, kept for another 15 minutes, with its PaymentIntent's client secret. */
+/**
+ * The caller's unpaid hold, kept for another 15 minutes (within its lifetime), with its
+ * PaymentIntent's client secret; null when it can't be kept.
+ */
 async function reuseHold(
   deps: BookingDeps,
   previous: Booking,
@@ -635,13 +691,17 @@ async function reuseHold(
   if (!deps.stripe || !previous.paymentIntentId) return null;
   const intent = await retrievePaymentIntent(deps.stripe, previous.paymentIntentId);
   if (!intent || intent.status === "canceled") return null;
+  const paid = intent.status === "succeeded" || intent.status === "processing";
+  // A payment already made is recorded whatever the hold's age; an unpaid hold lives out its lifetime.
+  const holdEnd = paid ? now.getTime() + HOLD_MS : renewedHoldEnd(previous, now);
+  if (holdEnd <= now.getTime()) return null;
   const [kept] = await db
     .update(bookings)
-    .set({ ...details, holdExpiresAt: new Date(now.getTime() + HOLD_MS) })
+    .set({ ...details, holdExpiresAt: new Date(holdEnd) })
     .where(and(eq(bookings.id, previous.id), eq(bookings.status, "awaiting_payment")))
     .returning({ id: bookings.id });
   if (!kept) return null;
-  if (intent.status === "succeeded" || intent.status === "processing") {
+  if (paid) {
     // Paid already (the response was lost): record it instead of asking for the card again.
     const confirmed = await confirmBookingPayment(deps, {
       userId: previous.userId ?? -1,
@@ -660,7 +720,7 @@ async function reuseHold(
     paymentIntentId: intent.id,
     clientSecret: intent.client_secret,
     amount: previous.amount,
-    holdExpiresAt: now.getTime() + HOLD_MS,
+    holdExpiresAt: holdEnd,
   };
 }
 
@@ -680,7 +740,9 @@ async function expertForNotice(db: Database, expertId: number): Promise<ExpertFo
  * The statements that confirm a paid (or test-mode) booking: the row, its ledger line (captured: a
  * session is charged when booked) and both parties told, in one batch. Only an unpaid or processing
  * booking changes (`revive`: one whose hold ran out, if nobody took the slot since), so a second
- * confirmation changes nothing, and the notices go out only when this batch confirmed it.
+ * confirmation changes nothing, and the notices go out only when this batch confirmed it. A payment
+ * that lands once the session's start has passed (a slow bank payment) confirms nothing: the booking
+ * lapses with its payment captured, and is refunded (by the caller, or the hold sweep's refunds).
  */
 function confirmStatements(
   db: Database,
@@ -712,6 +774,7 @@ function confirmStatements(
           eq(bookings.id, booking.id),
           confirmable,
           isNull(bookings.refundedAt),
+          sql`${bookings.startsAt} > ${now.getTime()}`,
           // Nobody would hold the session of an expert whose account is gone, nor keep one for a
           // client whose account is gone: a late payment is refunded.
           sql`not exists (select 1 from ${experts} where ${experts.id} = ${booking.expertId} and ${experts.deletedAt} is not null)`,
@@ -722,6 +785,18 @@ function confirmStatements(
         ),
       ),
   ];
+  statements.push(
+    db
+      .update(bookings)
+      .set({ status: "expired", holdExpiresAt: null })
+      .where(
+        and(
+          eq(bookings.id, booking.id),
+          inArray(bookings.status, ["awaiting_payment", "pending"]),
+          sql`${bookings.startsAt} <= ${now.getTime()}`,
+        ),
+      ),
+  );
   if (booking.amount > 0) {
     statements.push(
       ledgerUpsertStatement(
@@ -794,7 +869,7 @@ export type ConfirmBookingResult =
   | { ok: true; status: "confirmed" | "pending"; bookingId: number }
   | {
       ok: false;
-      reason: "not_found" | "mismatch" | "not_paid" | "failed" | "slot_taken";
+      reason: "not_found" | "mismatch" | "not_paid" | "failed" | "slot_taken" | "started";
       message: string;
     };
 
@@ -865,6 +940,11 @@ async function settlePaidBooking(
   if (after.status === "awaiting_payment" || after.status === "pending") {
     return { ok: false, reason: "mismatch", message: "This payment does not match your booking." };
   }
+  if (after.startsAt.getTime() <= now.getTime()) {
+    // Paid once the session had started: there is no session left to hold, so the money goes back.
+    await refundBooking(deps, booking.id);
+    return { ok: false, reason: "started", message: BOOKING_REFUSALS.startedBeforePaid };
+  }
   if (!revive) return settlePaidBooking(deps, after, paymentIntentId);
   // Paid after the hold ran out, and the slot is someone else's now: the money goes back.
   await refundBooking(deps, booking.id);
@@ -905,7 +985,8 @@ async function bookingForIntent(db: Database, intent: PaymentIntent) {
 
 /**
  * payment_intent.succeeded: the session is paid; confirm it (or, for a hold that ran out, revive it
- * if the slot is still free; otherwise the captured line waits for `freeExpiredHolds` to refund it).
+ * if the slot is still free; otherwise, or once its start has passed, the booking lapses and the
+ * captured line waits for `freeExpiredHolds` to refund it).
  */
 export async function onBookingPaymentSucceeded(
   db: Database,

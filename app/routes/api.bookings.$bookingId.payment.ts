@@ -21,7 +21,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     paymentIntentId,
   });
   if (!result.ok) {
-    const status = result.reason === "not_found" ? 404 : result.reason === "slot_taken" ? 409 : 400;
+    const status =
+      result.reason === "not_found"
+        ? 404
+        : result.reason === "slot_taken" || result.reason === "started"
+          ? 409
+          : 400;
     return apiError(status, result.message, { reason: result.reason });
   }
   return Response.json(

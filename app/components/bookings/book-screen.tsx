@@ -112,6 +112,7 @@ type ApiBody = {
   bookingId?: number;
   clientSecret?: string;
   fieldErrors?: Record<string, string[]>;
+  slots?: unknown[];
   redirectTo?: string;
 };
 
@@ -235,7 +236,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     });
     if (response.status === 401) throw new LoginRequired();
     const body = (await response.json().catch(() => ({}))) as ApiBody;
-    if (response.status === 409 && body.fieldErrors === undefined && body.error) {
+    // Taken by someone else: the answer brings the date's free slots. Other refusals are plain errors.
+    if (response.status === 409 && body.slots !== undefined && body.error) {
       throw Object.assign(new SlotTaken(body.error), { status: 409 });
     }
     if (!response.ok || !body.bookingId)

@@ -15,6 +15,8 @@ import {
   book,
   bookableDate,
   bookingLedger,
+  bookingsOf,
+  countBookings,
   depsAt,
   getBooking,
   newBookableExpert,
@@ -468,6 +470,127 @@ describe("races and holds with payments", () => {
     await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
     expect((await getBooking(held.bookingId)).status).toBe("confirmed");
     expect(await notificationKinds(holder.userId)).toEqual(["booking_confirmed"]);
+  });
+});
+
+describe("limits on unpaid holds", () => {
+  /** Moves a hold's taking back in time, with its end as it would be then. */
+  const takenAgo = (bookingId: number, minutes: number, holdEndsInMinutes: number) =>
+    db()
+      .update(bookings)
+      .set({
+        createdAt: new Date(Date.now() - minutes * 60 * 1000),
+        holdExpiresAt: new Date(Date.now() + holdEndsInMinutes * 60 * 1000),
+      })
+      .where(eq(bookings.id, bookingId));
+
+  it("renews a hold on paying again, but never past 30 minutes from when it was taken", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const date = freshDate();
+    const held = await hold(client, expert.expertId, date);
+    await takenAgo(held.bookingId, 25, 1);
+    const renewed = await hold(client, expert.expertId, date, "10:00", { bookingId: held.bookingId });
+    const createdAt = (await getBooking(held.bookingId)).createdAt.getTime();
+    expect(renewed.bookingId).toBe(held.bookingId);
+    expect(renewed.holdExpiresAt).toBe(createdAt + 30 * 60 * 1000);
+    expect((await getBooking(held.bookingId)).holdExpiresAt?.getTime()).toBe(createdAt + 30 * 60 * 1000);
+
+    // Posting the same start again (no retry id) renews nothing past the lifetime either.
+    const again = await hold(client, expert.expertId, date);
+    expect(again).toMatchObject({ bookingId: held.bookingId, holdExpiresAt: createdAt + 30 * 60 * 1000 });
+  });
+
+  it("refuses the same client a start whose hold ran out unpaid, while anyone else may take it", async () => {
+    const expert = await newBookableExpert();
+    const [slow, other] = await Promise.all([newClient(), newClient()]);
+    const date = freshDate();
+    const held = await hold(slow, expert.expertId, date);
+    await takenAgo(held.bookingId, 31, -1);
+    const before = await bookingsOf(expert.expertId);
+
+    for (const body of [{ bookingId: held.bookingId }, {}]) {
+      const refused = await book(slow, { expertId: expert.expertId, date, time: "10:00", ...body });
+      expect(refused.status).toBe(409);
+      expect(await refused.json()).toMatchObject({
+        error:
+          "Your hold on this time ran out before it was paid. Please choose another time, or try this one again tomorrow.",
+      });
+    }
+    expect(await bookingsOf(expert.expertId)).toEqual(before);
+
+    const taken = await hold(other, expert.expertId, date);
+    expect(taken.bookingId).not.toBe(held.bookingId);
+    // The slow client may still hold another start.
+    expect((await hold(slow, expert.expertId, date, "11:00")).bookingId).toBeGreaterThan(taken.bookingId);
+  });
+
+  it("lets one client hold three starts at once, not four; holding one again is not another", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const date = freshDate();
+    const held = [];
+    for (const time of ["10:00", "11:00", "12:00"])
+      held.push(await hold(client, expert.expertId, date, time));
+    expect(await hold(client, expert.expertId, date, "11:00")).toMatchObject({
+      bookingId: held[1].bookingId,
+    });
+
+    const fourth = await book(client, { expertId: expert.expertId, date, time: "13:00" });
+    expect(fourth.status).toBe(409);
+    expect(await fourth.json()).toMatchObject({
+      error:
+        "You already have 3 sessions waiting for payment. Please finish paying for one, or wait until its hold ends.",
+    });
+    expect(await countBookings(expert.expertId)).toBe(3);
+
+    // Moving one hold to another time replaces it rather than adding a fourth.
+    const moved = await hold(client, expert.expertId, date, "13:00", { bookingId: held[0].bookingId });
+    expect((await getBooking(held[0].bookingId)).status).toBe("expired");
+    expect((await getBooking(moved.bookingId)).status).toBe("awaiting_payment");
+  });
+});
+
+describe("a bank payment that lands after the session's start", () => {
+  /** A processing bank payment whose session has started by the time the money arrives. */
+  async function startedWhileProcessing() {
+    const processing = await bankPaymentProcessing();
+    const startedAt = Date.now() - 10 * 60 * 1000;
+    await db()
+      .update(bookings)
+      .set({ startsAt: new Date(startedAt), endsAt: new Date(startedAt + 60 * 60 * 1000) })
+      .where(eq(bookings.id, processing.held.bookingId));
+    const intent = await stripeFake.setStatus(processing.held.paymentIntentId, "succeeded");
+    return { ...processing, intent };
+  }
+
+  it("confirms nothing from the webhook; the booking lapses and the sweep refunds it once", async () => {
+    const { expert, client, held, intent } = await startedWhileProcessing();
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "captured" });
+    expect(await notificationKinds(client.userId)).not.toContain("booking_confirmed");
+    expect(await notificationKinds(expert.userId)).not.toContain("booking_confirmed");
+
+    await freeExpiredHolds(depsAt(new Date()));
+    await freeExpiredHolds(depsAt(new Date()));
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+  });
+
+  it("refunds at once on the browser's return and says why", async () => {
+    const { client, held } = await startedWhileProcessing();
+    const late = await confirm(client, held.bookingId, held.paymentIntentId);
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({
+      reason: "started",
+      error:
+        "Sorry, your payment went through only after the session's start time. Your payment has been refunded in full.",
+    });
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(1);
+    expect(await notificationKinds(client.userId)).not.toContain("booking_confirmed");
   });
 });
 
