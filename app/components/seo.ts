@@ -56,7 +56,10 @@ export function seo(
 export function summarize(text: string, max = 160): string {
   const flat = text.replace(/\s+/g, " ").trim();
   if (flat.length <= max) return flat;
-  const cut = flat.slice(0, max - 1);
+  // By code point, so an emoji (two UTF-16 units) is never cut in half.
+  const cut = Array.from(flat)
+    .slice(0, max - 1)
+    .join("");
   const space = cut.lastIndexOf(" ");
   return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/, "")}…`;
 }

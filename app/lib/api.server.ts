@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
 import { BODY_MAX_BYTES, readBodyWithin } from "~/lib/form-data.server";
+import { cleanJsonValue } from "~/lib/input-text";
 import { isAdminUser, type SessionUser } from "~/models/users.server";
 
 /** JSON API errors: `{ "error": "..." }` with the status that says what went wrong. */
@@ -30,11 +31,13 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
   const body = await readBodyWithin(request, BODY_MAX_BYTES);
   if (!body) throw apiError(413, "The body is too large");
+  let parsed: unknown;
   try {
-    return JSON.parse(await body.text());
+    parsed = JSON.parse(await body.text());
   } catch {
     throw apiError(400, "The body is not valid JSON");
   }
+  return cleanJsonValue(parsed);
 }
 
 /** Parses with a shared schema, or throws a 400 with the first message and every field's messages. */

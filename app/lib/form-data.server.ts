@@ -1,4 +1,5 @@
 import { data } from "@remix-run/cloudflare";
+import { cleanFormValue } from "~/lib/input-text";
 
 /** The most of a form or JSON body the app reads; every text field it takes fits many times over. */
 export const BODY_MAX_BYTES = 1024 * 1024;
@@ -49,7 +50,8 @@ export async function readForm(
 /**
  * A read body as form fields, or null when it is not a well-formed form. A browser sends each line
  * break of a text field as CRLF, though its maxlength and its character counts see one character:
- * text fields get their "\n" back, so the server's limits count what the person saw.
+ * text fields get their "\n" back, so the server's limits count what the person saw. Every text
+ * field is cleaned as app/lib/input-text.ts says.
  */
 export async function parseFormBody(body: Blob, contentType: string): Promise<FormData | null> {
   let parsed: FormData;
@@ -60,7 +62,10 @@ export async function parseFormBody(body: Blob, contentType: string): Promise<Fo
   }
   const form = new FormData();
   for (const [name, value] of parsed) {
-    form.append(name, typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value);
+    form.append(
+      name,
+      cleanFormValue(name, typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),
+    );
   }
   return form;
 }

@@ -66,8 +66,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
         ...Object.fromEntries(
           EXPERT_GENERAL_FIELDS.map((field) => [field, current[field] ?? undefined] as const),
         ),
+        // null or "" clears a field, as an emptied box does in the settings form.
         ...Object.fromEntries(
-          Object.entries(values).filter(([key, value]) => key !== "isAvailable" && value !== null),
+          Object.entries(values)
+            .filter(([key]) => key !== "isAvailable")
+            .map(([key, value]) => [key, value === null || value === "" ? undefined : value]),
         ),
       })
     : null;

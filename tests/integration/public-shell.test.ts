@@ -129,6 +129,22 @@ describe("the contact form", () => {
     expect(rows[0]).toMatchObject({ ...valid, userId: null, handledAt: null });
   });
 
+  it("counts invisible characters as nothing: zero-width spaces are not a name or a message", async () => {
+    const invisible = "\u200b\u200d\u2060\ufeff\u0000";
+    const response = await postForm("/contact", {
+      ...valid,
+      name: invisible,
+      subject: invisible,
+      message: invisible,
+    });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    for (const message of ["Name is required", "Subject is required", "Message is required"]) {
+      expect(html).toContain(message);
+    }
+    expect(await countContactMessages()).toBe(0);
+  });
+
   it("refuses missing and invalid fields with 400 and the messages, storing nothing", async () => {
     const response = await postForm("/contact", {
       name: " ",

@@ -265,6 +265,23 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     expect((await getQuestion(body.questionId)).amount).toBe(2000);
     expect((await postJson("/api/questions", { question: QUESTION })).status).toBe(401);
   });
+
+  it("refuses a question of invisible characters or NULs, as JSON or from the form, storing nothing", async () => {
+    const expert = await newExpert("blank");
+    const client = await newClient();
+    for (const question of ["\u200b".repeat(11), `ab${"\u0000".repeat(8)}`, "\u200d\ufeff\u2060".repeat(4)]) {
+      const json = await postJson("/api/questions", { question, expertId: expert.expertId }, client.cookie);
+      expect(json.status).toBe(400);
+      expect(await json.json()).toMatchObject({ error: "Your question must be at least 10 characters long" });
+      const form = await postForm(`/ask/${expert.expertId}`, { question }, { cookie: client.cookie });
+      expect(form.status).toBe(400);
+    }
+    const [{ count }] = await db()
+      .select({ count: sql<number>`count(*)` })
+      .from(questions)
+      .where(eq(questions.expertId, expert.expertId));
+    expect(count).toBe(0);
+  });
 });
 
 describe("asking as a subscriber", () => {

@@ -66,6 +66,15 @@ describe("PATCH /api/questions/{id}", () => {
     expect(await errorOf(short)).toBe("Your answer must be at least 10 characters long");
     expect((await getQuestion(question.id)).status).toBe("pending");
 
+    // Ten zero-width spaces look like nothing, so they are nothing: never an answer to charge for.
+    const blank = await callApi("PATCH", `/api/questions/${question.id}`, {
+      cookie: expert.cookie,
+      body: { answer: "\u200b".repeat(10), status: "answered" },
+    });
+    expect(blank.status).toBe(400);
+    expect(await errorOf(blank)).toBe("Your answer must be at least 10 characters long");
+    expect(await getQuestion(question.id)).toMatchObject({ status: "pending", answer: null });
+
     await callApi("PATCH", `/api/questions/${question.id}`, {
       cookie: expert.cookie,
       body: { answer: TEXT_ANSWER },

@@ -1,0 +1,38 @@
+/**
+ * Text as it arrives in a form or a JSON body, before any schema sees it: what can't be shown or
+ * stored is taken out, so "required" and "at least 10 characters" count what a person would read.
+ *
+ * - a lone surrogate half (only JSON can send one) becomes U+FFFD: D1 would otherwise store bytes
+ *   that are not UTF-8 and give back garbage;
+ * - control characters other than tab and line breaks (NUL and the like) are dropped;
+ * - characters that are invisible and mean nothing in plain text (zero-width space, word joiner,
+ *   byte-order mark) are dropped;
+ * - the ends lose whitespace and every invisible format character (joiners and direction marks
+ *   only mean something between letters), so eleven zero-width joiners are an empty question.
+ *
+ * Passwords are left exactly as typed: they are compared, never shown.
+ */
+export function cleanInputText(text: string): string {
+  return text
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "")
+    .replace(/[\u200B\u2060\uFEFF]/g, "")
+    .replace(/^[\s\p{Cf}]+|[\s\p{Cf}]+$/gu, "");
+}
+
+const isPasswordField = (name: string) => /password/i.test(name);
+
+/** A form field's value cleaned by `cleanInputText`, unless it is a password or a file. */
+export function cleanFormValue<Value extends string | File>(name: string, value: Value): Value {
+  return (typeof value === "string" && !isPasswordField(name) ? cleanInputText(value) : value) as Value;
+}
+
+/** Every string in a parsed JSON body cleaned by `cleanInputText`, except passwords' values. */
+export function cleanJsonValue(value: unknown, name = ""): unknown {
+  if (typeof value === "string") return isPasswordField(name) ? value : cleanInputText(value);
+  if (Array.isArray(value)) return value.map((item) => cleanJsonValue(item, name));
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cleanJsonValue(item, key)]));
+  }
+  return value;
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { summarize } from "~/components/seo";
+import { cleanFormValue, cleanInputText, cleanJsonValue } from "~/lib/input-text";
+
+describe("cleanInputText", () => {
+  it("leaves ordinary text, line breaks, tabs, accents, right-to-left text and emoji as typed", () => {
+    for (const text of [
+      "How should I price my first consulting offer?",
+      "Line one\n\tLine two",
+      "Crème brûlée, naïve café",
+      "مرحبا، كيف حالك؟ \u200f(RTL mark between words)",
+      "Family 👨\u200d👩\u200d👧 and flag 🇫🇷",
+      "می\u200cخواهم", // Persian: a zero-width non-joiner between letters is spelling
+    ]) {
+      expect(cleanInputText(text)).toBe(text);
+    }
+  });
+
+  it("makes invisible-only text empty, so required fields and minimum lengths see nothing", () => {
+    expect(cleanInputText("\u200b".repeat(11))).toBe("");
+    expect(cleanInputText("\u200d\u200c\u2060\ufeff \u200e\u200f\u202e")).toBe("");
+    expect(cleanInputText(" \u200d Hello \u200b")).toBe("Hello");
+  });
+
+  it("drops NUL and the other control characters, keeping tab and line breaks", () => {
+    expect(cleanInputText(`ab${"\u0000".repeat(8)}`)).toBe("ab");
+    expect(cleanInputText("a\u0007b\u001bc\u007fd\u0085e\tf\ng\rh")).toBe("abcde\tf\ng\rh");
+  });
+
+  it("turns a lone surrogate half into U+FFFD and keeps whole pairs", () => {
+    expect(cleanInputText("a\ud800b")).toBe("a\ufffdb");
+    expect(cleanInputText("a\udc00b")).toBe("a\ufffdb");
+    expect(cleanInputText("end\ud83d")).toBe("end\ufffd");
+    expect(cleanInputText("😀\ud83d😀")).toBe("😀\ufffd😀");
+  });
+});
+
+describe("cleaning a body's values", () => {
+  it("cleans every string of a JSON body, nested too, but never a password", () => {
+    expect(
+      cleanJsonValue({
+        question: "\u200b".repeat(11),
+        expertise: [" Sales\u0000", "\u200bMarketing"],
+        nested: { bio: "Hi\ud800" },
+        password: " \u200bsecret\u0000 ",
+        newPassword: "\u200b",
+        count: 3,
+        flag: true,
+        nothing: null,
+      }),
+    ).toEqual({
+      question: "",
+      expertise: ["Sales", "Marketing"],
+      nested: { bio: "Hi\ufffd" },
+      password: " \u200bsecret\u0000 ",
+      newPassword: "\u200b",
+      count: 3,
+      flag: true,
+      nothing: null,
+    });
+  });
+
+  it("cleans form fields other than passwords and files", () => {
+    expect(cleanFormValue("name", "\u200b\u200b")).toBe("");
+    expect(cleanFormValue("confirmPassword", " pass\u0000 ")).toBe(" pass\u0000 ");
+    const file = new File(["\u0000"], "a.png", { type: "image/png" });
+    expect(cleanFormValue("profileImage", file)).toBe(file);
+  });
+});
+
+describe("summarize", () => {
+  it("never cuts an emoji in half", () => {
+    const summary = summarize("😀".repeat(100));
+    expect(summary.endsWith("😀…")).toBe(true);
+    expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(summary)).toBe(false);
+  });
+});
