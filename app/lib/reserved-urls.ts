@@ -61,6 +61,8 @@ export const RESERVED_CUSTOM_URLS: readonly string[] = [
   "earnings",
   "settings",
   "share",
+  // Cloudflare answers every /cdn-cgi/ path itself: a profile there could never be reached.
+  "cdn-cgi",
   // Kept for later use and to avoid look-alike pages.
   "all",
   "assets",

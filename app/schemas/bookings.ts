@@ -1,5 +1,5 @@
 import { toSingleLine } from "~/lib/single-line";
-import { isValidDate, isValidTimeZone, minutesOfDay, SESSION_MINUTES } from "~/lib/slots";
+import { isValidDate, isValidTimeZone, minutesOfDay } from "~/lib/slots";
 import * as z from "~/lib/zod";
 
 /**
@@ -53,7 +53,14 @@ export const BookingFormSchema = z.object(BookingFields);
  * caller's own unpaid booking to pay for again (after a declined card).
  */
 export const BookingApiSchema = BookingFormSchema.extend({
-  expertId: z.coerce.number({ error: "Please choose an expert." }).int().positive(),
+  // A number, or its digits as text; never true, [1] or "0x1", which Number() would also read as 1.
+  expertId: z.preprocess(
+    (value) => (typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : value),
+    z
+      .number({ error: "Please choose an expert." })
+      .int({ error: "Please choose an expert." })
+      .positive({ error: "Please choose an expert." }),
+  ),
   timeZone: z
     .string()
     .trim()
@@ -80,11 +87,11 @@ export const SCHEDULE_MESSAGES = {
   timeZone: BOOKING_MESSAGES.timeZone,
   time: "Please choose a time.",
   order: "The end must be later than the start.",
-  tooShort: `Leave at least ${SESSION_MINUTES} minutes: a session lasts ${SESSION_MINUTES} minutes.`,
   noDays: "Choose at least one day. To stop taking new bookings, switch bookings off above.",
 } as const;
 
-const WindowTime = z.string({ error: SCHEDULE_MESSAGES.time }).regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, {
+/** Whole hours only, as the editor offers: sessions start on the hour, so 09:30 would lose a slot. */
+const WindowTime = z.string({ error: SCHEDULE_MESSAGES.time }).regex(/^([01]\d|2[0-3]):00$|^24:00$/, {
   error: SCHEDULE_MESSAGES.time,
 });
 
@@ -96,11 +103,9 @@ const DaySchedule = z
   })
   .superRefine((day, ctx) => {
     if (!day.enabled) return;
-    const start = minutesOfDay(day.start);
-    const end = minutesOfDay(day.end);
-    if (end <= start) ctx.addIssue({ code: "custom", path: ["end"], message: SCHEDULE_MESSAGES.order });
-    else if (end - start < SESSION_MINUTES) {
-      ctx.addIssue({ code: "custom", path: ["end"], message: SCHEDULE_MESSAGES.tooShort });
+    // Whole hours, so an end after the start leaves room for at least one session.
+    if (minutesOfDay(day.end) <= minutesOfDay(day.start)) {
+      ctx.addIssue({ code: "custom", path: ["end"], message: SCHEDULE_MESSAGES.order });
     }
   });
 

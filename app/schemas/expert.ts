@@ -77,12 +77,17 @@ const optionalLine = (label: string, max: number) =>
 /** A price typed in dollars ("12.50", "abc") as integer cents, with a minimum and its message. */
 const dollarsAsCents = (minCents: number, message: string) =>
   z.preprocess(
-    (value) => dollarsToCents(typeof value === "string" || typeof value === "number" ? value : ""),
+    (value) => {
+      const typed = typeof value === "string" || typeof value === "number" ? value : "";
+      // Too many digits for a number is still a price, and far past the ceiling (not "non-numeric").
+      return Number(typed) === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : dollarsToCents(typed);
+    },
     z
       .number()
-      .int()
+      // First, and alone: a price past any integer would otherwise get zod's own "expected int" text.
+      .max(EXPERT_LIMITS.priceMaxCents, { error: "Please enter a price of at most $10,000.00", abort: true })
       .min(minCents, { error: message })
-      .max(EXPERT_LIMITS.priceMaxCents, { error: "Please enter a price of at most $10,000.00" }),
+      .int(),
   );
 
 /**

@@ -126,6 +126,15 @@ describe("the booking schema", () => {
       true,
     );
   });
+
+  it("takes the expert as a number or its digits, never as anything Number() would also read as one", () => {
+    expect(BookingApiSchema.parse({ ...valid, expertId: "12" }).expertId).toBe(12);
+    for (const expertId of [true, [1], "0x1", "1e1", " 1", 1.5, 0, -3, null]) {
+      expect(issues(BookingApiSchema.safeParse({ ...valid, expertId })), JSON.stringify(expertId)).toEqual([
+        "Please choose an expert.",
+      ]);
+    }
+  });
 });
 
 describe("the weekly schedule schema", () => {
@@ -150,7 +159,7 @@ describe("the weekly schedule schema", () => {
     ).toBe(true);
   });
 
-  it("refuses an unknown zone, an end before the start, a window shorter than a session, and no days", () => {
+  it("refuses an unknown zone, an end before the start, times off the hour (no session fits them), and no days", () => {
     expect(
       issues(ScheduleSchema.safeParse({ intent: "schedule", timeZone: "Mars/Olympus", days: days() })),
     ).toEqual(["Please choose a valid time zone."]);
@@ -168,10 +177,10 @@ describe("the weekly schedule schema", () => {
         ScheduleSchema.safeParse({
           intent: "schedule",
           timeZone: "UTC",
-          days: days({ 1: { start: "09:00", end: "09:30" } }),
+          days: days({ 1: { start: "09:30", end: "10:45" } }),
         }),
       ),
-    ).toEqual(["Leave at least 60 minutes: a session lasts 60 minutes."]);
+    ).toEqual(["Please choose a time.", "Please choose a time."]);
     const none = Array.from({ length: 7 }, () => ({ enabled: false, start: "09:00", end: "18:00" }));
     expect(issues(ScheduleSchema.safeParse({ intent: "schedule", timeZone: "UTC", days: none }))).toEqual([
       "Choose at least one day. To stop taking new bookings, switch bookings off above.",
