@@ -15,7 +15,7 @@
 export function cleanInputText(text: string): string {
   return text
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g, "")
+    .replace(/(?![\t\n\r])\p{Cc}/gu, "")
     .replace(/[\u200B\u2060\uFEFF]/g, "")
     .replace(/^[\s\p{Cf}]+|[\s\p{Cf}]+$/gu, "");
 }
