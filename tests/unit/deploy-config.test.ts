@@ -1,0 +1,65 @@
+/**
+ * wrangler.toml as wrangler itself reads it for each environment. Bindings and `define` are not
+ * inherited by `[env.production]`: a deploy with `--env production` must still get every one.
+ */
+
+import { describe, expect, it } from "vitest";
+import { unstable_readConfig } from "wrangler";
+
+type Binding = { binding: string } & Record<string, unknown>;
+/** The part of wrangler's reading of the file this test compares. */
+type WorkerConfig = {
+  main?: string;
+  compatibility_flags: string[];
+  define: Record<string, string>;
+  alias?: Record<string, string>;
+  d1_databases: Binding[];
+  r2_buckets: Binding[];
+  kv_namespaces: Binding[];
+  assets?: unknown;
+  observability?: unknown;
+  triggers: { crons?: string[] };
+  vars: Record<string, unknown>;
+};
+
+const read = (env?: string): WorkerConfig => unstable_readConfig({ config: "wrangler.toml", env });
+
+/** What the Worker needs to run, as one comparable object. */
+function runtimeOf(config: WorkerConfig) {
+  return {
+    main: config.main,
+    compatibilityFlags: config.compatibility_flags,
+    define: config.define,
+    alias: config.alias,
+    d1: config.d1_databases.map(({ binding, database_name, database_id, migrations_dir }) => ({
+      binding,
+      database_name,
+      database_id,
+      migrations_dir,
+    })),
+    r2: config.r2_buckets.map(({ binding, bucket_name }) => ({ binding, bucket_name })),
+    kv: config.kv_namespaces.map(({ binding, id }) => ({ binding, id })),
+    assets: config.assets,
+    observability: config.observability,
+    crons: config.triggers.crons,
+  };
+}
+
+describe("wrangler.toml", () => {
+  it("gives the production environment every binding, define and alias the local Worker has", () => {
+    const local = runtimeOf(read());
+    const production = runtimeOf(read("production"));
+    expect(local.d1.map((d1) => d1.binding)).toEqual(["DB"]);
+    expect(local.r2.map((r2) => r2.binding)).toEqual(["MEDIA"]);
+    expect(local.kv.map((kv) => kv.binding)).toEqual(["CACHE"]);
+    expect(local.define).toEqual({ "process.env.NODE_ENV": '"production"' });
+    expect(production).toEqual(local);
+  });
+
+  it("runs production without demo pages and with observability and the cron trigger", () => {
+    const production = read("production");
+    expect(production.vars).toMatchObject({ ENVIRONMENT: "production", DEMO_MODE: "false" });
+    expect(production.observability).toMatchObject({ enabled: true });
+    expect(production.triggers.crons).toEqual(["*/5 * * * *"]);
+  });
+});
