@@ -4,6 +4,14 @@ export function formatCents(cents: number): string {
   return `${sign}$${(Math.abs(cents) / 100).toFixed(2)}`;
 }
 
+/**
+ * The refusal when the price a person saw is no longer the price: an expert changed it while the
+ * page was open. They are never charged an amount they were not shown.
+ */
+export function priceChangedMessage(what: "question" | "session", cents: number): string {
+  return `The price of this ${what} has changed to ${formatCents(cents)}. Please check it and try again.`;
+}
+
 /** Digits with an optional decimal point: nothing else is a price ("49,99" is not 49 dollars). */
 const PLAIN_DOLLARS = /^(\d+\.?\d*|\.\d+)$/;
 

@@ -34,7 +34,7 @@ import {
   users,
 } from "~/db/schema.server";
 import { googleCalendarUrl, sessionEvent } from "~/lib/calendar-links";
-import { formatCents } from "~/lib/money";
+import { formatCents, priceChangedMessage } from "~/lib/money";
 import {
   clientMayCancel,
   effectiveSchedule,
@@ -305,6 +305,8 @@ export type BookingInput = {
   message: string;
   /** The caller's own unpaid booking, to pay for again after a declined card. */
   retryBookingId?: number | null;
+  /** The price the client was shown, in cents: a session at another price is refused. */
+  expectedAmount?: number | null;
 };
 
 export type Refused = {
@@ -314,6 +316,8 @@ export type Refused = {
   field?: "date" | "time" | "timeZone";
   /** With a taken slot: the date's free slots as they are now. */
   slots?: Slot[];
+  /** The price shown (`expectedAmount`) is not the price now. */
+  reason?: "price_changed";
 };
 
 export type CreateBookingResult =
@@ -434,6 +438,14 @@ export async function createBooking(
     return slotTakenRefusal(db, expert, slot.date, now);
   }
   const price = expert.sessionPrice;
+  if (request.expectedAmount != null && request.expectedAmount !== price) {
+    return {
+      status: "refused",
+      httpStatus: 409,
+      message: priceChangedMessage("session", price),
+      reason: "price_changed",
+    };
+  }
   const details = { name: request.name, email: request.email, notes: request.message };
 
   // Paying again after a declined card: the same hold and PaymentIntent, if they still fit.

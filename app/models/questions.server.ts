@@ -18,7 +18,7 @@ import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { experts, payments, questions, sessions, users } from "~/db/schema.server";
-import { formatCents } from "~/lib/money";
+import { formatCents, priceChangedMessage } from "~/lib/money";
 import {
   type AdminFilter,
   DEFAULT_QUESTION_PRICE,
@@ -194,17 +194,30 @@ export type AskResult =
       clientSecret: string;
       amount: number;
     }
-  | { status: "refused"; httpStatus: 400 | 404 | 409 | 502; message: string };
+  | {
+      status: "refused";
+      httpStatus: 400 | 404 | 409 | 502;
+      message: string;
+      /** The price shown (`expectedAmount`) is not the price now. */
+      reason?: "price_changed";
+    };
 
 /**
  * Asks a question. Subscribers use their daily question; in test mode the question is accepted
  * unpaid; otherwise it waits for payment and the answer carries the PaymentIntent's client secret.
  * `retryQuestionId` is the caller's own unpaid question to pay for again (after a declined card):
  * its text is updated and its PaymentIntent reused, so a retry never makes a second question.
+ * `expectedAmount` is the price the asker was shown: a paid question at another price is refused.
  */
 export async function askQuestion(
   deps: QuestionDeps,
-  input: { asker: Asker; expertId: number | null; ask: AskInput; retryQuestionId?: number | null },
+  input: {
+    asker: Asker;
+    expertId: number | null;
+    ask: AskInput;
+    retryQuestionId?: number | null;
+    expectedAmount?: number | null;
+  },
 ): Promise<AskResult> {
   const { db, now } = deps;
   const target = await getAskTarget(db, input.expertId);
@@ -238,6 +251,15 @@ export async function askQuestion(
       return { status: "refused", httpStatus: 409, message: ASK_MESSAGES.dailyLimit };
     }
     return { status: "pending", questionId, paymentState: "subscription" };
+  }
+
+  if (input.expectedAmount != null && input.expectedAmount !== target.price) {
+    return {
+      status: "refused",
+      httpStatus: 409,
+      message: priceChangedMessage("question", target.price),
+      reason: "price_changed",
+    };
   }
 
   if (!deps.stripe) {

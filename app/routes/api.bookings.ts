@@ -23,6 +23,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * (SPEC.md section 7). Holds the slot and answers with the PaymentIntent's client secret to confirm;
  * in test mode the booking is confirmed at once (201). The server ignores `status` and any price.
  * A slot someone else holds or booked first: 409 with the date's free slots as they are now.
+ * `expectedAmount` is the price in cents the client was shown: another price now is a 409 with
+ * reason "price_changed", never a charge they did not see.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed");
@@ -39,10 +41,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       email: input.email,
       message: input.message,
       retryBookingId: input.bookingId ?? null,
+      expectedAmount: input.expectedAmount ?? null,
     },
   });
   if (result.status === "refused") {
     return apiError(result.httpStatus, result.message, {
+      ...(result.reason ? { reason: result.reason } : {}),
       ...(result.field ? { fieldErrors: { [result.field]: [result.message] } } : {}),
       ...(result.slots ? { slots: result.slots } : {}),
     });

@@ -22,7 +22,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 /**
- * POST /api/questions {question, requestAudioResponse, showOnProfile, expertId?, questionId?}.
+ * POST /api/questions {question, requestAudioResponse, showOnProfile, expertId?, questionId?,
+ * expectedAmount?}: `expectedAmount` is the price in cents the asker was shown; another price now is
+ * a 409 with reason "price_changed", never a charge they did not see.
  * Writes the question (unpaid) and its PaymentIntent and answers with the client secret the browser
  * confirms; in test mode or for a subscriber the question is accepted at once. The price is ours.
  */
@@ -39,7 +41,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
       showOnProfile: input.showOnProfile,
     },
     retryQuestionId: input.questionId ?? null,
+    expectedAmount: input.expectedAmount ?? null,
   });
-  if (result.status === "refused") return apiError(result.httpStatus, result.message);
+  if (result.status === "refused") {
+    return apiError(result.httpStatus, result.message, result.reason ? { reason: result.reason } : {});
+  }
   return Response.json(result, { status: result.status === "pending" ? 201 : 200, headers: NO_STORE });
 }

@@ -14,6 +14,7 @@ import {
   useLocation,
   useNavigate,
   useNavigation,
+  useRevalidator,
 } from "@remix-run/react";
 import { useCallback, useRef, useState } from "react";
 import { getOptionalUser, readWithSession } from "~/auth/session.server";
@@ -152,6 +153,9 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
 class LoginRequired extends Error {}
 
+/** The expert changed their price while the page was open: show the new one before any charge. */
+class PriceChanged extends Error {}
+
 /** A retry whose question was paid for after all (the first answer was lost): nothing more to pay. */
 class AlreadySubmitted extends Error {
   constructor(readonly questionId: number) {
@@ -171,6 +175,7 @@ export default function AskScreen() {
   const navigation = useNavigation();
   const navigate = useNavigate();
   const location = useLocation();
+  const revalidator = useRevalidator();
   const paymentRef = useRef<PaymentHandle>(null);
   const [paymentReady, setPaymentReady] = useState(false);
   const [paying, setPaying] = useState(false);
@@ -224,16 +229,19 @@ export default function AskScreen() {
           body: JSON.stringify({
             ...ask,
             expertId: expert?.id ?? null,
+            expectedAmount: price,
             ...(unpaidQuestionId.current ? { questionId: unpaidQuestionId.current } : {}),
           }),
         });
         if (response.status === 401) throw new LoginRequired();
         const body = (await response.json().catch(() => ({}))) as {
           error?: string;
+          reason?: string;
           status?: string;
           questionId?: number;
           clientSecret?: string;
         };
+        if (body.reason === "price_changed") throw new PriceChanged(body.error);
         if (!response.ok || !body.questionId) throw new Error(body.error ?? PAYMENT_TEXTS.initFailed);
         if (body.status === "pending") throw new AlreadySubmitted(body.questionId);
         questionId = body.questionId;
@@ -249,6 +257,11 @@ export default function AskScreen() {
           setStatus("Redirecting to login page...");
           toast(LOGIN_TOAST);
           navigate(loginPath(location.pathname));
+          return;
+        }
+        if (outcome.cause instanceof PriceChanged) {
+          revalidator.revalidate();
+          toast({ title: "Price changed", description: outcome.message, variant: "destructive" });
           return;
         }
         if (outcome.cause instanceof AlreadySubmitted) {

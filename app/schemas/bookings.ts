@@ -68,6 +68,8 @@ export const BookingApiSchema = BookingFormSchema.extend({
     .refine((value) => isValidTimeZone(value), { error: BOOKING_MESSAGES.timeZone })
     .optional(),
   bookingId: z.number().int().positive().optional(),
+  /** The price in cents the client was shown: checked, never charged from. */
+  expectedAmount: z.number().int().nonnegative().optional(),
   status: z.unknown().optional(),
 });
 

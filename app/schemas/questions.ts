@@ -39,6 +39,8 @@ export const AskQuestionSchema = z.object({
 export const AskQuestionApiSchema = AskQuestionSchema.extend({
   expertId: z.number().int().positive().nullable().optional(),
   questionId: z.number().int().positive().optional(),
+  /** The price in cents the asker was shown: checked, never charged from. */
+  expectedAmount: z.number().int().nonnegative().optional(),
 });
 
 /** POST /api/questions/{id}/payment: the PaymentIntent the browser confirmed. */

@@ -350,6 +350,36 @@ describe("bad input and attacks: 400, SPEC.md's message, nothing written", () =>
     expect(await countBookings(self.expertId)).toBe(0);
   });
 
+  it("refuses a session whose price changed since the screen showed it (409), booking nothing", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 9000 });
+    const client = await newClient();
+    const date = bookableDate({ n: 4 });
+    await db().update(experts).set({ sessionPrice: 12000 }).where(eq(experts.id, expert.expertId));
+    const stale = await book(client, {
+      expertId: expert.expertId,
+      date,
+      time: "10:00",
+      expectedAmount: 9000,
+    });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({
+      reason: "price_changed",
+      error: "The price of this session has changed to $120.00. Please check it and try again.",
+    });
+    expect(await countBookings(expert.expertId)).toBe(0);
+
+    const current = await book(client, {
+      expertId: expert.expertId,
+      date,
+      time: "10:00",
+      expectedAmount: 12000,
+    });
+    expect(current.status).toBe(201);
+    expect(await getBooking(((await current.json()) as { bookingId: number }).bookingId)).toMatchObject({
+      amount: 12000,
+    });
+  });
+
   it("refuses requests that are not JSON, signed out, or from another site", async () => {
     const expert = await newBookableExpert();
     const client = await newClient();

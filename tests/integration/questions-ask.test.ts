@@ -266,6 +266,37 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     expect((await postJson("/api/questions", { question: QUESTION })).status).toBe(401);
   });
 
+  it("refuses a question whose price changed since the page showed it, never asking the new one", async () => {
+    const expert = await newExpert("repriced", 1500);
+    const client = await newClient();
+    await db().update(experts).set({ questionRate: 2500 }).where(eq(experts.id, expert.expertId));
+    const stale = await postJson(
+      "/api/questions",
+      { question: QUESTION, expertId: expert.expertId, expectedAmount: 1500 },
+      client.cookie,
+    );
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({
+      reason: "price_changed",
+      error: "The price of this question has changed to $25.00. Please check it and try again.",
+    });
+    const [{ count }] = await db()
+      .select({ count: sql<number>`count(*)` })
+      .from(questions)
+      .where(eq(questions.expertId, expert.expertId));
+    expect(count).toBe(0);
+
+    const current = await postJson(
+      "/api/questions",
+      { question: QUESTION, expertId: expert.expertId, expectedAmount: 2500 },
+      client.cookie,
+    );
+    expect(current.status).toBe(201);
+    expect((await getQuestion(((await current.json()) as { questionId: number }).questionId)).amount).toBe(
+      2500,
+    );
+  });
+
   it("refuses a question of invisible characters or NULs, as JSON or from the form, storing nothing", async () => {
     const expert = await newExpert("blank");
     const client = await newClient();

@@ -48,6 +48,8 @@ export const loginPath = (path: string) => `/auth?${new URLSearchParams({ redire
 
 class LoginRequired extends Error {}
 class SlotTaken extends Error {}
+/** The expert changed their price while the page was open: show the new one before any charge. */
+class PriceChanged extends Error {}
 class AlreadyBooked extends Error {
   constructor(readonly bookingId: number) {
     super("already booked");
@@ -113,6 +115,7 @@ type ApiBody = {
   clientSecret?: string;
   fieldErrors?: Record<string, string[]>;
   slots?: unknown[];
+  reason?: string;
   redirectTo?: string;
 };
 
@@ -231,11 +234,13 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         expertId: expert.id,
         ...values,
         timeZone: viewerZone,
+        expectedAmount: expert.sessionPrice,
         ...(unpaidBookingId.current ? { bookingId: unpaidBookingId.current } : {}),
       }),
     });
     if (response.status === 401) throw new LoginRequired();
     const body = (await response.json().catch(() => ({}))) as ApiBody;
+    if (body.reason === "price_changed") throw new PriceChanged(body.error);
     // Taken by someone else: the answer brings the date's free slots. Other refusals are plain errors.
     if (response.status === 409 && body.slots !== undefined && body.error) {
       throw Object.assign(new SlotTaken(body.error), { status: 409 });
@@ -318,6 +323,12 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
       }
       if (error instanceof SlotTaken) {
         slotWasTaken(error.message, startsAt);
+        return;
+      }
+      if (error instanceof PriceChanged) {
+        revalidator.revalidate();
+        setFormError(error.message);
+        toast({ title: "Price changed", description: error.message, variant: "destructive" });
         return;
       }
       const message =
