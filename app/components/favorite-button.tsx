@@ -45,6 +45,8 @@ export function FavoriteButton({
   const fetcher = useFetcher<FavoriteResult>();
   const location = useLocation();
   const [notice, setNotice] = useState(false);
+  // While the notice's Log in link has focus (or the pointer), it stays: it goes once they leave.
+  const [noticeHeld, setNoticeHeld] = useState(false);
   const pending = fetcher.formData?.get("intent");
   const shown = pending ? pending === "favorite" : favorited;
 
@@ -59,10 +61,10 @@ export function FavoriteButton({
   }, [fetcher.state, fetcher.data]);
 
   useEffect(() => {
-    if (!notice) return;
+    if (!notice || noticeHeld) return;
     const timer = setTimeout(() => setNotice(false), LOGIN_NOTICE_MS);
     return () => clearTimeout(timer);
-  }, [notice]);
+  }, [notice, noticeHeld]);
 
   const redirectTo = `${location.pathname}${location.search}`;
   return (
@@ -97,7 +99,13 @@ export function FavoriteButton({
       </fetcher.Form>
       <div className="favorite__notice-region" role="status" aria-live="polite">
         {notice ? (
-          <p className="favorite__notice">
+          <p
+            className="favorite__notice"
+            onFocus={() => setNoticeHeld(true)}
+            onBlur={() => setNoticeHeld(false)}
+            onMouseEnter={() => setNoticeHeld(true)}
+            onMouseLeave={() => setNoticeHeld(false)}
+          >
             {LOGIN_NOTICE_TEXT}. <Link to={`/auth?${new URLSearchParams({ redirectTo })}`}>Log in</Link>
           </p>
         ) : null}

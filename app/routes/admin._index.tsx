@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
 import { requireAdmin } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
 import {
@@ -67,6 +68,12 @@ export default function AdminQuestions() {
   };
   const closeSelected = () => navigate(hrefWith({ question: null }), { preventScrollReset: true });
   const open = selected ? (OPEN_QUESTION_STATUSES as readonly string[]).includes(selected.status) : false;
+  const selectedId = selected?.id ?? null;
+  useEffect(() => {
+    // The rows' links keep the scroll position: take the reader (and a screen reader) to the panel,
+    // which may be far above on a phone.
+    if (selectedId !== null) document.getElementById("selected-heading")?.focus();
+  }, [selectedId]);
 
   return (
     <AdminFrame signedInAs={name}>
@@ -89,7 +96,7 @@ export default function AdminQuestions() {
         {selected ? (
           <section className="card stack admin-answer-panel" aria-labelledby="selected-heading">
             <div className="row admin-answer-panel__head">
-              <h2 id="selected-heading">
+              <h2 id="selected-heading" tabIndex={-1}>
                 {open ? `Answer Question #${selected.id}` : `Question #${selected.id}`}
               </h2>
               <Link

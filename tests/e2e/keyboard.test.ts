@@ -132,6 +132,23 @@ describe("using the site by keyboard", () => {
     await expect.poll(async () => (await focused(page))?.text).toBe("Delete Account");
   });
 
+  it("gives focus back to the row's button that opened a dialog with no trigger of its own", async () => {
+    const page = await pageAs("expert", PHONE);
+    await gotoHydrated(page, "/expert/questions");
+    // Answer or View: one dialog serves every row of the questions desk.
+    const opener = page.getByRole("tabpanel").getByRole("button").first();
+    const name = (await opener.innerText()).trim();
+    await opener.focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    await expect.poll(async () => (await focused(page))?.inDialog).toBe(true);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    await expect.poll(async () => (await focused(page))?.text).toBe(name);
+    expect((await focused(page))?.visibleFocus).toBe(true);
+  });
+
   it("moves focus to the first field to fix when a submission is refused", async () => {
     const page = await pageAs("client", PHONE);
     await gotoHydrated(page, `/ask/${await demoExpertId(page)}`);

@@ -1,7 +1,14 @@
 import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogTitle } from "~/components/ui/dialog";
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogTitle,
+  DialogTrigger,
+} from "~/components/ui/dialog";
 import { type ToastMessage, toast } from "~/components/ui/toast";
 
 /** "Add to calendar": the .ics file (any calendar app) and a Google Calendar link, both in UTC. */
@@ -71,9 +78,12 @@ export function CancelBookingButton({
 
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
-      <Button type="button" variant="danger" size="sm" onClick={() => setOpen(true)}>
-        {label}
-      </Button>
+      {/* A trigger, so closing the dialog puts focus back on this button. */}
+      <DialogTrigger asChild>
+        <Button type="button" variant="danger" size="sm">
+          {label}
+        </Button>
+      </DialogTrigger>
       <DialogContent aria-describedby={`cancel-${bookingId}-description`}>
         <DialogTitle>Cancel this session?</DialogTitle>
         <DialogDescription id={`cancel-${bookingId}-description`}>{description}</DialogDescription>

@@ -109,7 +109,8 @@ export function AnswerForm({
         <TabsTrigger value="text">Text Response</TabsTrigger>
         <TabsTrigger value="audio">Audio Response</TabsTrigger>
       </TabsList>
-      <TabsContent value="text">
+      {/* Each panel starts with its own control, so the panel itself is no Tab stop. */}
+      <TabsContent value="text" tabIndex={-1}>
         {/* Without JavaScript (the admin area renders this on the server) it is a plain POST. */}
         <form
           className="stack"
@@ -163,7 +164,7 @@ export function AnswerForm({
           </Button>
         </form>
       </TabsContent>
-      <TabsContent value="audio">
+      <TabsContent value="audio" tabIndex={-1}>
         <form
           className="stack"
           noValidate

@@ -1,5 +1,5 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
-import type { ComponentPropsWithoutRef, ReactNode } from "react";
+import { type ComponentPropsWithoutRef, type ReactNode, useRef } from "react";
 import { cx } from "./cx";
 
 export const Dialog = DialogPrimitive.Root;
@@ -14,7 +14,11 @@ type DialogContentProps = ComponentPropsWithoutRef<typeof DialogPrimitive.Conten
   dismissOnOutsideClick?: boolean;
 };
 
-/** Modal content with overlay, focus trap and Escape to close. Always give it a DialogTitle. */
+/**
+ * Modal content with overlay, focus trap and Escape to close. Always give it a DialogTitle. Closing
+ * puts focus back where it was when the dialog opened, with or without a DialogTrigger (Radix alone
+ * only returns it to a Trigger, so a dialog opened from a row's button left focus on the page body).
+ */
 export function DialogContent({
   className,
   children,
@@ -23,8 +27,11 @@ export function DialogContent({
   dismissOnOutsideClick = true,
   onPointerDownOutside,
   onInteractOutside,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: DialogContentProps) {
+  const opener = useRef<HTMLElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="dialog-overlay" />
@@ -37,6 +44,18 @@ export function DialogContent({
         onInteractOutside={(event) => {
           if (!dismissOnOutsideClick) event.preventDefault();
           onInteractOutside?.(event);
+        }}
+        onOpenAutoFocus={(event) => {
+          // Focus has not moved into the dialog yet: this is the element that opened it.
+          opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          onOpenAutoFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          const target = opener.current;
+          if (event.defaultPrevented || !target || target === document.body || !target.isConnected) return;
+          event.preventDefault();
+          target.focus();
         }}
         {...props}
       >
