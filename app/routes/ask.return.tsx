@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
+import { unconfirmedPaymentToast } from "~/components/payment/types";
 import {
   confirmQuestionPayment,
   getQuestionRow,
@@ -28,11 +29,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       variant: "destructive",
     });
   }
-  const result = await confirmQuestionPayment(deps, {
-    userId: user.id,
-    questionId: question.id,
-    paymentIntentId,
-  });
+  let result: Awaited<ReturnType<typeof confirmQuestionPayment>>;
+  try {
+    result = await confirmQuestionPayment(deps, {
+      userId: user.id,
+      questionId: question.id,
+      paymentIntentId,
+    });
+  } catch (error) {
+    // Stripe unreachable or failing: never an error page right after paying.
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "confirming a returned payment failed",
+        questionId: question.id,
+        error: String(error),
+      }),
+    );
+    return redirectWithToast("/dashboard/questions", unconfirmedPaymentToast("question"));
+  }
   if (!result.ok) {
     // Back to the form, filled again with this question, which paying again will reuse.
     return redirectWithToast(`${back}?${new URLSearchParams({ retry: String(question.id) })}`, {

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
+import { unconfirmedPaymentToast } from "~/components/payment/types";
 import { bookingDeps, confirmBookingPayment, getBookingRow, parseId } from "~/models/bookings.server";
 import { redirectWithToast } from "~/services/flash.server";
 
@@ -23,11 +24,25 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       variant: "destructive",
     });
   }
-  const result = await confirmBookingPayment(deps, {
-    userId: user.id,
-    bookingId: booking.id,
-    paymentIntentId,
-  });
+  let result: Awaited<ReturnType<typeof confirmBookingPayment>>;
+  try {
+    result = await confirmBookingPayment(deps, {
+      userId: user.id,
+      bookingId: booking.id,
+      paymentIntentId,
+    });
+  } catch (error) {
+    // Stripe unreachable or failing: never an error page right after paying.
+    console.error(
+      JSON.stringify({
+        level: "error",
+        message: "confirming a returned payment failed",
+        bookingId: booking.id,
+        error: String(error),
+      }),
+    );
+    return redirectWithToast("/dashboard/bookings", unconfirmedPaymentToast("session"));
+  }
   if (!result.ok) {
     // Back to the screen with this hold's time and message chosen again, to pay again.
     return redirectWithToast(`${back}?${new URLSearchParams({ retry: String(booking.id) })}`, {

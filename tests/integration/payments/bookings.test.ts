@@ -190,6 +190,24 @@ describe("holding a slot and paying for it", () => {
     expect(await notificationKinds(client.userId)).toEqual(["booking_confirmed"]);
   });
 
+  it("sends the client to their bookings, not an error page, when Stripe can't be reached on the return", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await stripeFake.failRetrieves(held.paymentIntentId);
+    const response = await get(
+      `/book/return?booking=${held.bookingId}&payment_intent=${held.paymentIntentId}&redirect_status=succeeded`,
+      client.cookie,
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/dashboard/bookings");
+    expect(toastFrom(response)).toMatchObject({ title: "Payment not confirmed yet" });
+    // Stripe's webhook records it when it comes.
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+  });
+
   it("confirms through Stripe's redirect back to /book/return", async () => {
     const expert = await newBookableExpert();
     const client = await newClient();

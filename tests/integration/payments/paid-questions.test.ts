@@ -11,8 +11,9 @@ import {
   notificationsOf,
   type Person,
   postJson,
+  toastFrom,
 } from "../support/questions";
-import { stripeFake } from "../support/stripe";
+import { sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
 
 const questionsOf = (userId: number) => db().select().from(questions).where(eq(questions.userId, userId));
 
@@ -186,6 +187,25 @@ describe("asking with Stripe configured", () => {
     // A paid question is never offered for paying again.
     expect(await (await get(retryPath, client.cookie)).text()).not.toContain(QUESTION);
     expect(await questionsOf(client.userId)).toHaveLength(1);
+  });
+
+  it("sends the asker to their questions, not an error page, when Stripe can't be reached on the return", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    const intent = await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    await stripeFake.failRetrieves(asked.paymentIntentId);
+    const back = await get(
+      `/ask/return?question=${asked.questionId}&payment_intent=${asked.paymentIntentId}`,
+      client.cookie,
+    );
+    expect(back.status).toBe(302);
+    expect(back.headers.get("Location")).toBe("/dashboard/questions");
+    expect(toastFrom(back)).toMatchObject({ title: "Payment not confirmed yet" });
+    expect((await getQuestion(asked.questionId)).status).toBe("awaiting_payment");
+    // Stripe's webhook records it when it comes.
+    await sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", intent));
+    expect((await getQuestion(asked.questionId)).status).toBe("pending");
   });
 
   it("takes a retry after an authorisation whose confirmation was lost as the paid question", async () => {

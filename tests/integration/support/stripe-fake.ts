@@ -20,7 +20,8 @@
  * Control endpoints (JSON bodies) let tests play the parts Stripe and the browser play:
  *   POST /__control/payment_intents                  create a PaymentIntent outside the app (foreign, $1, ...)
  *   POST /__control/payment_intents/{id}/status      the browser confirmed: {status, error?}
- *   POST /__control/payment_intents/{id}/fail-next   the next {operation: capture|cancel|refund} fails
+ *   POST /__control/payment_intents/{id}/fail-next   the next {operation: retrieve|capture|cancel|refund}
+ *                                                    fails ({httpStatus?, times?}: a 500 is retried by the library)
  *                                                    ({httpStatus?, type?, code?, message?})
  *   POST /__control/fail-create                      the next creation for {userId} (metadata) fails
  *                                                    ({times?}: that many in a row)
@@ -240,7 +241,7 @@ export type RecordedRequest = {
   replayed: boolean;
 };
 
-type Operation = "capture" | "cancel" | "refund";
+type Operation = "retrieve" | "capture" | "cancel" | "refund";
 
 /** The JSON the control endpoints take. */
 type ControlBody = {
@@ -1066,6 +1067,8 @@ export function createStripeFake() {
       const action = segments[3];
 
       if (action === undefined && method === "GET") {
+        const failure = takeFailure(id, "retrieve");
+        if (failure) return { response: json(failure.status, { error: failure.error }), objects: [id] };
         return { response: json(200, intent), objects: [id] };
       }
       if (action === "capture" && method === "POST") {
@@ -1290,10 +1293,11 @@ export function createStripeFake() {
       }
       if (segments[2] === "fail-next" && request.method === "POST") {
         const operation = body.operation as Operation;
-        if (!["capture", "cancel", "refund"].includes(operation))
+        if (!["retrieve", "capture", "cancel", "refund"].includes(operation))
           return json(400, { error: "unknown operation" });
         failNext.set(`${intent.id}:${operation}`, {
           status: Number(body.httpStatus ?? 402),
+          times: Number(body.times ?? 1),
           error: {
             type: body.type ?? "card_error",
             code: body.code ?? "card_declined",

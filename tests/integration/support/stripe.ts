@@ -49,6 +49,16 @@ export const stripeFake = {
   /** The next capture/cancel/refund of this PaymentIntent is refused. */
   failNext: (id: string, operation: "capture" | "cancel" | "refund", message = "Your card was declined.") =>
     control<{ ok: true }>(`/payment_intents/${id}/fail-next`, { operation, message }),
+  /** Stripe unreachable for this PaymentIntent: its next reads fail with a 500, retries included. */
+  failRetrieves: (id: string, times = 5) =>
+    control<{ ok: true }>(`/payment_intents/${id}/fail-next`, {
+      operation: "retrieve",
+      httpStatus: 500,
+      times,
+      type: "api_error",
+      code: "api_error",
+      message: "An error occurred with our connection to Stripe.",
+    }),
   /**
    * The next PaymentIntent or subscription created for this user (metadata.userId) fails with a 500,
    * as Stripe sometimes does (`times` in a row).
