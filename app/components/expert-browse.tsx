@@ -215,7 +215,17 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
             ))}
           </select>
         </div>
-        <details ref={filtersRef} className="filters-menu">
+        <details
+          ref={filtersRef}
+          className="filters-menu"
+          onKeyDown={(event) => {
+            // Escape closes the open menu, as it does the site's other menus, and focus stays on it.
+            const menu = filtersRef.current;
+            if (event.key !== "Escape" || !menu?.open) return;
+            menu.open = false;
+            menu.querySelector("summary")?.focus();
+          }}
+        >
           <summary className={buttonClass({ variant: "secondary" })}>
             <svg viewBox="0 0 20 20" width="18" height="18" aria-hidden="true">
               <path d="M3 5h14M6 10h8M9 15h2" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />

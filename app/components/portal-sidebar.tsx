@@ -1,5 +1,5 @@
 import { Form, NavLink } from "@remix-run/react";
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Button } from "./ui/button";
 
 /** A sidebar entry: a portal page, or (newTab) a page outside the portal opened in a new tab. */
@@ -12,9 +12,20 @@ export type PortalLink = { to: string; label: string; children?: PortalLink[]; n
 export function PortalSidebar({ links }: { links: PortalLink[] }) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
+  const toggleRef = useRef<HTMLButtonElement>(null);
   return (
-    <aside className="portal-sidebar" data-open={open}>
+    <aside
+      className="portal-sidebar"
+      data-open={open}
+      onKeyDown={(event) => {
+        // Escape closes the open menu, as it does the site's header menu, and focus goes to its toggle.
+        if (event.key !== "Escape" || !open) return;
+        close();
+        toggleRef.current?.focus();
+      }}
+    >
       <Button
+        ref={toggleRef}
         variant="secondary"
         size="sm"
         className="portal-sidebar__toggle"

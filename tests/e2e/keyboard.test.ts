@@ -149,6 +149,29 @@ describe("using the site by keyboard", () => {
     expect((await focused(page))?.visibleFocus).toBe(true);
   });
 
+  it("closes the browse Filters menu and the expert's portal menu with Escape, focus on their toggles", async () => {
+    const page = await pageAs("expert", PHONE);
+    await gotoHydrated(page, "/experts");
+    const filters = page.locator(".filters-menu");
+    await filters.locator("summary").focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => filters.evaluate((menu) => (menu as HTMLDetailsElement).open)).toBe(true);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => filters.evaluate((menu) => (menu as HTMLDetailsElement).open)).toBe(false);
+    expect((await focused(page))?.text).toContain("Filters");
+
+    await gotoHydrated(page, "/expert/dashboard");
+    const toggle = page.locator('[aria-controls="portal-nav"]');
+    await toggle.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("true");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Escape");
+    await expect.poll(() => toggle.getAttribute("aria-expanded")).toBe("false");
+    expect((await focused(page))?.text).toBe("Portal menu");
+  });
+
   it("moves focus to the first field to fix when a submission is refused", async () => {
     const page = await pageAs("client", PHONE);
     await gotoHydrated(page, `/ask/${await demoExpertId(page)}`);
