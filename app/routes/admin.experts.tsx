@@ -7,13 +7,14 @@ import type {
 } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { requireAdmin, requireAdminForAction } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
+import { useFocusFallback } from "~/components/use-focus-fallback";
 import { publicProfilePath } from "~/lib/expert-urls";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
@@ -100,7 +101,9 @@ export default function AdminExperts() {
     <AdminFrame signedInAs={signedInAs}>
       <section className="stack" aria-labelledby="experts-title">
         <div className="admin-toolbar">
-          <h2 id="experts-title">Experts</h2>
+          <h2 id="experts-title" tabIndex={-1}>
+            Experts
+          </h2>
           <Form method="get" className="admin-search" role="search">
             {filter !== "all" ? <input type="hidden" name="filter" value={filter} /> : null}
             <Label htmlFor="expert-search" className="visually-hidden">
@@ -164,17 +167,21 @@ function ExpertRow({ expert }: { expert: Row }) {
     pendingIntent === "verify" ? true : pendingIntent === "unverify" ? false : expert.isVerified;
   const featured =
     pendingIntent === "feature" ? true : pendingIntent === "unfeature" ? false : expert.isTopExpert;
+  // Said as soon as the answer arrives, while the list reloads: a row the change filtered out (verified
+  // under Unverified) is gone by the time the fetcher is idle.
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data) return;
+    if (!fetcher.data) return;
     toast(
       fetcher.data.ok
         ? { title: fetcher.data.message }
         : { title: "Update failed", description: fetcher.data.message, variant: "destructive" },
     );
-  }, [fetcher.state, fetcher.data]);
+  }, [fetcher.data]);
+  const row = useRef<HTMLLIElement>(null);
+  useFocusFallback(row, "experts-title");
   const name = expert.name ?? expert.username;
   return (
-    <li className="card admin-expert">
+    <li ref={row} className="card admin-expert">
       <div className="admin-expert__who">
         {expert.profileImage ? (
           <img className="admin-expert__avatar" src={expert.profileImage} alt="" width={48} height={48} />

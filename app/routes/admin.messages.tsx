@@ -7,10 +7,13 @@ import type {
 } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { requireAdmin, requireAdminForAction } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
+import { toast } from "~/components/ui/toast";
+import { useFocusFallback } from "~/components/use-focus-fallback";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
 import { listContactMessages, setContactMessageHandled } from "~/models/contact.server";
@@ -49,7 +52,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     handled: submission.value.intent === "handled",
     now: new Date(context.now()),
   });
-  return found ? { ok: true } : data({ ok: false }, { status: 404 });
+  return found
+    ? { ok: true, handled: submission.value.intent === "handled" }
+    : data({ ok: false }, { status: 404 });
 }
 
 export default function AdminMessages() {
@@ -65,7 +70,9 @@ export default function AdminMessages() {
   return (
     <AdminFrame signedInAs={signedInAs}>
       <section className="stack" aria-labelledby="messages-title">
-        <h2 id="messages-title">Contact messages</h2>
+        <h2 id="messages-title" tabIndex={-1}>
+          Contact messages
+        </h2>
         <nav aria-label="Filter messages" className="filter-pills">
           {CONTACT_FILTERS.map((key) => (
             <Link
@@ -104,9 +111,25 @@ function MessageItem({ message }: { message: Message }) {
   const fetcher = useFetcher<typeof action>();
   const pending = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
   const handled = pending ? pending === "handled" : message.handledAt !== null;
+  const row = useRef<HTMLLIElement>(null);
+  useFocusFallback(row, "messages-title");
+  // Said as soon as the answer arrives: under Open, a handled message leaves the list as it reloads.
+  useEffect(() => {
+    if (!fetcher.data) return;
+    toast(
+      fetcher.data.ok
+        ? {
+            title:
+              "handled" in fetcher.data && !fetcher.data.handled
+                ? "Message reopened"
+                : "Message marked handled",
+          }
+        : { title: "Update failed", description: "That message no longer exists.", variant: "destructive" },
+    );
+  }, [fetcher.data]);
   const reply = `mailto:${encodeURIComponent(message.email)}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`;
   return (
-    <li className="card stack message" data-handled={handled}>
+    <li ref={row} className="card stack message" data-handled={handled}>
       <div className="message__head">
         <h3 className="message__subject">{message.subject}</h3>
         {handled ? <span className="badge badge--muted">Handled</span> : <span className="badge">Open</span>}

@@ -76,11 +76,17 @@ describe("admin verification in the browser", () => {
     const username = ((await first.locator(".admin-expert__meta").first().textContent()) ?? "").split(" ")[0];
     expect(username).toMatch(/^@/);
 
-    // Search for that expert (one row), verify them: the row shows the mark at once.
+    // Verified by keyboard from the Unverified list: the row leaves the list, a toast says what
+    // happened, and focus goes to the list's heading rather than the page body.
+    await first.getByRole("button", { name: /^Verify / }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByText("Expert verified").first().isVisible()).toBe(true);
+    await expect.poll(() => page.locator(".admin-expert", { hasText: username }).count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("experts-title");
+
+    // Searching for that expert (one row) shows the mark.
     await gotoHydrated(page, `/admin/experts?q=${encodeURIComponent(username.slice(1))}`);
     const found = page.locator(".admin-expert", { hasText: username }).first();
-    await found.getByRole("button", { name: /^Verify / }).click();
-    await expect.poll(() => page.getByText("Expert verified").first().isVisible()).toBe(true);
     await expect.poll(() => found.getByText("Verified Expert").isVisible()).toBe(true);
     await page.reload();
     await expect.poll(() => found.getByText("Verified Expert").isVisible()).toBe(true);
