@@ -1,6 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
-import { unconfirmedPaymentToast } from "~/components/payment/types";
 import {
   confirmQuestionPayment,
   getQuestionRow,
@@ -8,6 +7,7 @@ import {
   questionDeps,
 } from "~/models/questions.server";
 import { redirectWithToast } from "~/services/flash.server";
+import { paymentNotConfirmedYet } from "~/services/payment-return.server";
 
 /**
  * GET /ask/return?question={id}&payment_intent={pi}: where Stripe sends the browser back after a
@@ -37,16 +37,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       paymentIntentId,
     });
   } catch (error) {
-    // Stripe unreachable or failing: never an error page right after paying.
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "confirming a returned payment failed",
-        questionId: question.id,
-        error: String(error),
-      }),
-    );
-    return redirectWithToast("/dashboard/questions", unconfirmedPaymentToast("question"));
+    return paymentNotConfirmedYet("question", { questionId: question.id }, error);
   }
   if (!result.ok) {
     // Back to the form, filled again with this question, which paying again will reuse.

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
-import { unconfirmedPaymentToast } from "~/components/payment/types";
 import { bookingDeps, confirmBookingPayment, getBookingRow, parseId } from "~/models/bookings.server";
 import { redirectWithToast } from "~/services/flash.server";
+import { paymentNotConfirmedYet } from "~/services/payment-return.server";
 
 /**
  * GET /book/return?booking={id}&payment_intent={pi}: where Stripe sends the browser back after a
@@ -32,16 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       paymentIntentId,
     });
   } catch (error) {
-    // Stripe unreachable or failing: never an error page right after paying.
-    console.error(
-      JSON.stringify({
-        level: "error",
-        message: "confirming a returned payment failed",
-        bookingId: booking.id,
-        error: String(error),
-      }),
-    );
-    return redirectWithToast("/dashboard/bookings", unconfirmedPaymentToast("session"));
+    return paymentNotConfirmedYet("session", { bookingId: booking.id }, error);
   }
   if (!result.ok) {
     // Back to the screen with this hold's time and message chosen again, to pay again.

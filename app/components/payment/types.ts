@@ -41,15 +41,3 @@ export const PAYMENT_TEXTS = {
   initFailed: "Failed to initialize payment. Please try again.",
   notReady: "Stripe has not initialized yet. Please try again.",
 } as const;
-
-/**
- * The return from a bank or 3-D Secure page when Stripe can't be asked about the payment just then:
- * the webhook records it when Stripe tells us, so the client waits rather than paying again.
- */
-export function unconfirmedPaymentToast(what: "question" | "session") {
-  return {
-    title: "Payment not confirmed yet",
-    description: `We couldn't reach our payment provider to confirm your payment. Please don't pay again: if it went through, your ${what} appears here within a few minutes.`,
-    variant: "destructive" as const,
-  };
-}
