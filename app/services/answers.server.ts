@@ -76,13 +76,17 @@ export async function submitAnswer(
     }
   }
 
-  const result = await answerQuestion(deps, {
-    actor,
-    questionId,
-    answer: parsed.data.answer || null,
-    status: parsed.data.status,
-    audio,
-  });
+  // The clock again: a long upload can outlast the deadline that was checked before it.
+  const result = await answerQuestion(
+    { ...deps, now: new Date(context.now()) },
+    {
+      actor,
+      questionId,
+      answer: parsed.data.answer || null,
+      status: parsed.data.status,
+      audio,
+    },
+  );
   if (!result.ok) {
     if (audio) await context.media.delete(audio.key);
     return { ok: false, status: result.httpStatus, message: result.message };

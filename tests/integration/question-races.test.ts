@@ -5,15 +5,18 @@
  * The scheduled reminders and video links too: none for a question just answered or a session just
  * cancelled.
  */
+
 import { env } from "cloudflare:test";
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "~/db/client.server";
 import { bookings, questions } from "~/db/schema.server";
 import { expireQuestions, remindExperts, sendMeetingLinks } from "~/models/deadlines.server";
 import { answerQuestion, declineQuestion } from "~/models/questions.server";
+import { submitAnswer } from "~/services/answers.server";
 import { insertBooking, insertQuestion } from "../factories";
-import { newClient, newExpert, notificationsOf } from "./support/questions";
+import { newClient, newExpert, notificationsOf, WEBM_BYTES } from "./support/questions";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -132,6 +135,47 @@ describe("a question that changed under a request", () => {
       { actor, questionId: question.id, answer: "Too late.", status: "answered" },
     );
     expect(result.ok).toBe(false);
+    expect(await kinds(client.userId)).not.toContain("question_answered");
+  });
+
+  it("is not answered when its recording finishes uploading after the deadline, and keeps no recording", async () => {
+    const { client, question, actor } = await openQuestion();
+    const deadline = question.deadlineAt!.getTime();
+    let clock = deadline - 1000;
+    // The upload to R2 is where a slow connection spends its time: the deadline passes during it.
+    const media = new Proxy(env.MEDIA, {
+      get(target, property) {
+        if (property === "put") {
+          return async (...args: Parameters<R2Bucket["put"]>) => {
+            clock = deadline + 1000;
+            return target.put(...args);
+          };
+        }
+        const value = Reflect.get(target, property);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const context = {
+      primaryDb: createDatabase(env.DB),
+      config: { paymentsTestMode: true },
+      media,
+      cache: env.CACHE,
+      now: () => clock,
+    } as unknown as AppLoadContext;
+    const result = await submitAnswer(context, actor, question.id, {
+      who: "expert",
+      answer: undefined,
+      status: "answered",
+      file: new File([WEBM_BYTES], "answer.webm", { type: "audio/webm" }),
+    });
+    expect(result).toMatchObject({ ok: false, status: 409 });
+    const [stored] = await createDatabase(env.DB)
+      .select()
+      .from(questions)
+      .where(eq(questions.id, question.id));
+    expect(stored.status).toBe("pending");
+    expect(stored.audioResponse).toBeNull();
+    expect((await env.MEDIA.list({ prefix: `audio/questions/${question.id}/` })).objects).toEqual([]);
     expect(await kinds(client.userId)).not.toContain("question_answered");
   });
 });
