@@ -164,4 +164,21 @@ describe("image uploads on the settings Photos tab", () => {
     expect((await expertRow(expert.id)).profileImage).toBeNull();
     expect(await storedImageKeys()).toEqual(before);
   });
+
+  it("says why a 6 MB image posted as a page was refused, above the tabs, and changes nothing", async () => {
+    const { expert, cookie } = await signedInExpert();
+    const before = await storedImageKeys();
+    const response = await postMultipart(
+      "/expert/settings",
+      multipart({ intent: "profileImage", image: bigPng(6 * 1024 * 1024) }),
+      cookie,
+    );
+    expect(response.status).toBe(413);
+    const html = await response.text();
+    expect(html).toMatch(
+      /<p class="form-error" role="alert">Failed to upload image\. The file is too large \(at most 5 MB\)\.<\/p>/,
+    );
+    expect((await expertRow(expert.id)).profileImage).toBeNull();
+    expect(await storedImageKeys()).toEqual(before);
+  });
 });

@@ -5,7 +5,7 @@ import type {
   MetaFunction,
 } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
 import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
@@ -92,6 +92,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function ExpertSettings() {
   const { profile, categories, siteAddress, isAdmin } = useLoaderData<typeof loader>();
+  // A form posted as a page (without JavaScript) that could not be read, so belongs to no tab's form.
+  const actionData = useActionData<typeof action>();
+  const unplacedError = actionData && actionData.intent === null && !actionData.ok ? actionData.error : null;
   const [searchParams, setSearchParams] = useSearchParams();
   const requested = searchParams.get("tab");
   const tab: Tab = (TABS as readonly string[]).includes(requested ?? "") ? (requested as Tab) : "general";
@@ -126,6 +129,11 @@ export default function ExpertSettings() {
         <h1>Edit Profile</h1>
         <p>What clients see on your public profile. Changes show there as soon as you save.</p>
       </header>
+      {unplacedError ? (
+        <p className="form-error" role="alert">
+          {unplacedError}
+        </p>
+      ) : null}
       <Tabs
         value={tab}
         onValueChange={(value) =>
