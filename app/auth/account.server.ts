@@ -181,17 +181,7 @@ export async function closeAccount(
     });
     // Unpaid questions first: one paid later finds itself expired, so it is never left open.
     await dropUnpaidQuestionsOfClosingAccount(questionDeps(context), { expertId: expert.id });
-    const { upcomingBookingIds, openQuestionIds } = await listExpertCommitments(
-      context.primaryDb,
-      expert.id,
-      context.now(),
-    );
-    for (const bookingId of upcomingBookingIds) {
-      await cancelBooking(bookingDeps(context), { actor, bookingId });
-    }
-    for (const questionId of openQuestionIds) {
-      await declineQuestion(questionDeps(context), { actor, questionId });
-    }
+    await endExpertCommitments(context, actor, expert.id);
     await releaseHoldsOfClosingAccount(bookingDeps(context), { expertId: expert.id });
   }
   // As a client: their questions are withdrawn (never charged), their holds lapse, and their sessions
@@ -208,6 +198,9 @@ export async function closeAccount(
   }
   const images = await imagesOfUser(context.primaryDb, user.id);
   await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
+  // A hold paid, or a question asked and paid, while the above ran. Nothing confirms for a deleted
+  // expert, so this second look finds every straggler.
+  if (expert) await endExpertCommitments(context, actor, expert.id);
   if (expert) await invalidateExpert(context.cache, { id: expert.id, customUrls: [expert.customUrl] });
   // Their pictures go too (unless another profile shows the same one); the account is gone either way.
   for (const url of images) {
@@ -223,4 +216,23 @@ export async function closeAccount(
     );
   }
   return { ok: true };
+}
+
+/** Cancels and refunds an expert's upcoming sessions and declines their open questions. */
+async function endExpertCommitments(
+  context: AppLoadContext,
+  actor: ReturnType<typeof actorOf>,
+  expertId: number,
+) {
+  const { upcomingBookingIds, openQuestionIds } = await listExpertCommitments(
+    context.primaryDb,
+    expertId,
+    context.now(),
+  );
+  for (const bookingId of upcomingBookingIds) {
+    await cancelBooking(bookingDeps(context), { actor, bookingId });
+  }
+  for (const questionId of openQuestionIds) {
+    await declineQuestion(questionDeps(context), { actor, questionId });
+  }
 }

@@ -701,6 +701,42 @@ describe("an expert who deletes their account", () => {
   });
 });
 
+describe("a hold paid for as its expert's sessions are being cancelled", () => {
+  it("is cancelled and refunded too, not left confirmed with an expert who is gone", async () => {
+    const { expert, held: first } = await paidBooking(15000);
+    const late = await hold(await newClient(), expert.expertId, freshDate());
+    // Stripe's webhook for the second session's payment lands while the account closing is refunding
+    // the first session: after the closing listed the expert's sessions, before the account is gone.
+    const realFetch = globalThis.fetch;
+    let landed = false;
+    globalThis.fetch = async (input, init) => {
+      const request = new Request(input, init);
+      if (!landed && request.url.endsWith("/v1/refunds")) {
+        const body = await request.clone().text();
+        if (body.includes(first.paymentIntentId)) {
+          landed = true;
+          const intent = await stripeFake.setStatus(late.paymentIntentId, "succeeded");
+          await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+          expect((await getBooking(late.bookingId)).status).toBe("confirmed");
+        }
+      }
+      return realFetch(request);
+    };
+    try {
+      const response = await postForm("/expert/account", { intent: "delete" }, { cookie: expert.cookie });
+      expect(response.status).toBe(302);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(landed).toBe(true);
+    for (const booking of [first, late]) {
+      expect(await getBooking(booking.bookingId)).toMatchObject({ status: "cancelled" });
+      expect(await bookingLedger(booking.bookingId)).toMatchObject({ status: "refunded" });
+      expect(await refundRequests(booking.paymentIntentId)).toHaveLength(1);
+    }
+  });
+});
+
 describe("a hold on an expert who deletes their account", () => {
   it("lapses, and its PaymentIntent is cancelled", async () => {
     const expert = await newBookableExpert();
