@@ -118,6 +118,14 @@ describe("paid questions in the browser (test mode)", () => {
     await expect
       .poll(() => dialog.getByText("Your answer must be at least 10 characters long").isVisible())
       .toBe(true);
+    // Focus goes where the fix is, not left on the button.
+    await expect
+      .poll(() =>
+        dialog
+          .getByRole("textbox", { name: "Your Answer" })
+          .evaluate((field) => field === document.activeElement),
+      )
+      .toBe(true);
     await screenshot(expert, "questions-desk-answer-dialog-desktop");
 
     const answer =

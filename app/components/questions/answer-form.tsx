@@ -4,6 +4,7 @@ import { Button } from "~/components/ui/button";
 import { ErrorList, Label, Textarea } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { type ToastMessage, toast } from "~/components/ui/toast";
+import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
 import { useSessionDraft } from "~/components/use-session-draft";
 import { ANSWER_LIMITS, ANSWER_MESSAGES, ANSWER_STATUS_OPTIONS, answerSchema } from "~/schemas/questions";
 import { AudioRecorder } from "./audio-recorder";
@@ -65,6 +66,7 @@ export function AnswerForm({
     forgetDraft();
     onAnswered?.();
   });
+  useFocusFirstInvalid(`${id}-text`, fetcher.data?.fieldErrors);
   const shown = {
     ...errors,
     ...(fetcher.state === "idle" && fetcher.data?.fieldErrors ? fetcher.data.fieldErrors : {}),
@@ -113,6 +115,7 @@ export function AnswerForm({
       <TabsContent value="text" tabIndex={-1}>
         {/* Without JavaScript (the admin area renders this on the server) it is a plain POST. */}
         <form
+          id={`${id}-text`}
           className="stack"
           noValidate
           method="post"
