@@ -80,6 +80,12 @@ describe("becoming an expert in the browser", () => {
     await form.getByRole("button", { name: "Create Expert Profile" }).click();
     await expect.poll(() => form.textContent()).toContain("Session price must be at least $30");
     expect(await form.textContent()).toContain("You must agree to the terms and conditions");
+    // The refusal is on this step: focus goes to its first invalid field, not back to the heading.
+    await expect
+      .poll(() =>
+        form.getByLabel("Session Price (USD)").evaluate((field) => field === document.activeElement),
+      )
+      .toBe(true);
     await form.getByLabel("Session Price (USD)").fill("80");
     await form.getByLabel("I agree to the terms and conditions").check();
     await screenshot(page, "become-expert-pricing-phone");

@@ -107,10 +107,8 @@ export function ExpertWizard({
     }
     setErrors(serverErrors);
     const first = steps.findIndex((key) => fieldsOf(key).some((name) => serverErrors[name]));
-    if (first >= 0) {
-      movedByUser.current = true;
-      setStepIndex(first);
-    }
+    if (first === stepIndex) focusFirstError(serverErrors);
+    else if (first >= 0) goTo(first);
     if (result.formError) toast({ title: "Error", description: result.formError, variant: "destructive" });
   }, [result]);
 
@@ -164,7 +162,9 @@ export function ExpertWizard({
     event.preventDefault();
     setErrors(found);
     const first = steps.findIndex((key) => fieldsOf(key).some((name) => found[name]));
-    goTo(first);
+    // On the step with the error, focus goes to the field; on another step, to that step's heading.
+    if (first === stepIndex) focusFirstError(found);
+    else goTo(first);
   }
 
   if (result?.status === "created")
