@@ -33,5 +33,9 @@ function focusFirstInvalid(form: HTMLFormElement) {
   if (!invalid || invalid.contains(document.activeElement)) return;
   const active = document.activeElement;
   if (active && active !== document.body && !form.contains(active)) return;
-  invalid.focus();
+  // A composite control marked as a whole (the booking calendar) takes focus on its Tab stop.
+  const target = invalid.matches("input, select, textarea, button, [tabindex]")
+    ? invalid
+    : (invalid.querySelector<HTMLElement>('[tabindex="0"]') ?? invalid);
+  target.focus();
 }

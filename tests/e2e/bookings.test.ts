@@ -100,6 +100,14 @@ describe("booking a session in the browser (test mode)", () => {
     expect(
       await client.getByText("Please provide a brief description of what you'd like to discuss").isVisible(),
     ).toBe(true);
+    // Focus lands in the calendar, the first thing to fix, on its Tab stop.
+    await expect
+      .poll(() =>
+        client.evaluate(() =>
+          Boolean(document.activeElement?.matches(".month-calendar button.calendar-day[tabindex='0']")),
+        ),
+      )
+      .toBe(true);
 
     const label = await chooseFirstFreeSlot(client);
     // Berlin time first, then the expert's New York time.

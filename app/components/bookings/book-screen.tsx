@@ -412,6 +412,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
                     minMonth={monthOf(today)}
                     maxMonth={monthOf(lastDate)}
                     isDisabled={(day) => day < today || day > lastDate || !enabledDates.has(day)}
+                    invalid={Boolean(fields.date.errors?.length)}
+                    errorId={fields.date.errorId}
                   />
                   <input type="hidden" name={fields.date.name} value={date ?? ""} />
                   <p className="hint" aria-live="polite">

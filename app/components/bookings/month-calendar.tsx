@@ -35,6 +35,8 @@ export function MonthCalendar({
   minMonth,
   maxMonth,
   label,
+  invalid = false,
+  errorId,
 }: {
   /** yyyy-MM */
   month: string;
@@ -51,6 +53,9 @@ export function MonthCalendar({
   minMonth?: string;
   maxMonth?: string;
   label: string;
+  /** No date chosen where one is required: the form's focus-first-invalid lands on the Tab stop. */
+  invalid?: boolean;
+  errorId?: string;
 }) {
   const days = monthGrid(month);
   const weeks: string[][] = [];
@@ -125,7 +130,13 @@ export function MonthCalendar({
           <span aria-hidden="true">›</span>
         </button>
       </div>
-      <table ref={grid} className="month-calendar__grid" aria-labelledby={titleId}>
+      <table
+        ref={grid}
+        className="month-calendar__grid"
+        aria-labelledby={titleId}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? errorId : undefined}
+      >
         <caption className="visually-hidden">{label}</caption>
         <thead>
           <tr>
