@@ -42,7 +42,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 
 /** Parses with a shared schema, or throws a 400 with the first message and every field's messages. */
 export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: unknown): z.output<Schema> {
-  const parsed = schema.safeParse(value);
+  const parsed = schema.safeParse(value, { error: plainIssueMessage });
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
     for (const issue of parsed.error.issues) {
@@ -52,6 +52,48 @@ export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: un
     throw apiError(400, parsed.error.issues[0]?.message ?? "Invalid input", { fieldErrors });
   }
   return parsed.data;
+}
+
+const EXPECTED: Record<string, string> = {
+  number: "a number",
+  int: "a whole number",
+  string: "text",
+  boolean: "true or false",
+  object: "a JSON object",
+  array: "a list",
+  date: "a date",
+};
+
+/**
+ * The words for an issue a schema gave no message of its own (a wrong type, a number out of range,
+ * an unknown option), naming the field as the API spells it; the screens' own messages stay as they are.
+ */
+function plainIssueMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  const path = issue.path ?? [];
+  const field = path.length > 0 ? String(path[path.length - 1]) : "The body";
+  switch (issue.code) {
+    case "invalid_type":
+      if (issue.input === undefined) return `${field} is required`;
+      return `${field} must be ${EXPECTED[issue.expected] ?? issue.expected}`;
+    case "too_small":
+    case "too_big": {
+      const bound = issue.code === "too_small" ? issue.minimum : issue.maximum;
+      const side = issue.code === "too_small" ? "at least" : "at most";
+      const inclusive = issue.inclusive !== false;
+      const comparison = inclusive ? side : issue.code === "too_small" ? "more than" : "less than";
+      if (issue.origin === "string") return `${field} must be ${side} ${bound} characters long`;
+      if (issue.origin === "array") return `${field} must have ${side} ${bound} items`;
+      return `${field} must be ${comparison} ${bound}`;
+    }
+    case "invalid_value":
+      return `${field} must be one of: ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "invalid_format":
+      return `${field} is not a valid ${issue.format === "email" ? "email address" : issue.format}`;
+    case "unrecognized_keys":
+      return `Unknown field${issue.keys.length > 1 ? "s" : ""}: ${issue.keys.join(", ")}`;
+    default:
+      return undefined;
+  }
 }
 
 /** A JSON object body (400 for an array, a string, null...). */

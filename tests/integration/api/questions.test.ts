@@ -203,3 +203,39 @@ describe("POST /api/create-payment-intent in test mode", () => {
     expect(signedOut.status).toBe(401);
   });
 });
+
+describe("POST /api/questions with a malformed body", () => {
+  it("names the field and what it takes, keeps the screens' own messages, and stores nothing", async () => {
+    const client = await newClient();
+    const expert = await newExpert();
+    const question = "How should I price a first retainer for a small agency?";
+    const cases: Array<[unknown, string, string]> = [
+      [{ question, expertId: "abc" }, "expertId", "expertId must be a number"],
+      [
+        { question, expertId: expert.expertId, requestAudioResponse: "yes" },
+        "requestAudioResponse",
+        "requestAudioResponse must be true or false",
+      ],
+      [
+        { question, expertId: expert.expertId, expectedAmount: -5 },
+        "expectedAmount",
+        "expectedAmount must be at least 0",
+      ],
+      [[], "_", "The body must be a JSON object"],
+      [
+        { question: 123, expertId: expert.expertId },
+        "question",
+        "Your question must be at least 10 characters long",
+      ],
+    ];
+    for (const [body, field, message] of cases) {
+      const response = await callApi("POST", "/api/questions", { cookie: client.cookie, body });
+      expect(response.status, message).toBe(400);
+      const answer = (await json(response)) as { error: string; fieldErrors: Record<string, string[]> };
+      expect(answer.error).toBe(message);
+      expect(answer.fieldErrors[field]).toEqual([message]);
+    }
+    const listed = await callApi("GET", "/api/questions", { cookie: client.cookie });
+    expect(((await json(listed)) as unknown[]).length).toBe(0);
+  });
+});
