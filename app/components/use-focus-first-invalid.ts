@@ -1,5 +1,8 @@
 import { useEffect } from "react";
 
+/** The name of the button conform submits a form with to validate one field (@conform-to/dom's INTENT). */
+const CONFORM_INTENT = "__intent__";
+
 /**
  * When a submission of the form `formId` is refused, moves focus to its first invalid field, so a
  * keyboard or screen-reader user lands on what to fix rather than on the submit button:
@@ -12,6 +15,10 @@ export function useFocusFirstInvalid(formId: string, serverResult?: unknown) {
     const onSubmit = (event: Event) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || form.id !== formId) return;
+      // Conform checks a field the person leaves by submitting the form with its own intent button:
+      // that is someone moving on, not a refused submission.
+      const { submitter } = event as SubmitEvent;
+      if (submitter instanceof HTMLButtonElement && submitter.name === CONFORM_INTENT) return;
       requestAnimationFrame(() => requestAnimationFrame(() => focusFirstInvalid(form)));
     };
     document.addEventListener("submit", onSubmit, true);

@@ -28,6 +28,18 @@ function focused(page: Page) {
   });
 }
 
+/** Resolves a few animation frames later (a refused submission moves focus two frames after it). */
+function framesLater(page: Page, frames = 4) {
+  return page.evaluate(
+    (count) =>
+      new Promise<void>((resolve) => {
+        const step = (left: number) => (left === 0 ? resolve() : requestAnimationFrame(() => step(left - 1)));
+        step(count);
+      }),
+    frames,
+  );
+}
+
 /** Presses Tab until `match` has focus (at most `limit` times). */
 async function tabTo(page: Page, match: (text: string) => boolean, limit = 60) {
   for (let press = 0; press < limit; press++) {
@@ -183,5 +195,29 @@ describe("using the site by keyboard", () => {
     await page.getByLabel("Full Name").fill("");
     await page.getByRole("button", { name: "Save Changes" }).press("Enter");
     await expect.poll(async () => (await focused(page))?.id).toBe("account-profile-name");
+  });
+
+  it("lets Tab and Space move on from a field still marked invalid, without pulling focus back", async () => {
+    const page = await pageAs("client", PHONE);
+    await gotoHydrated(page, `/ask/${await demoExpertId(page)}`);
+    const question = page.getByRole("textbox", { name: "Your Question" });
+    await question.fill("short");
+    await question.press("Tab");
+    // Leaving the field checks it (the message shows) and focus goes on to the next control.
+    await expect
+      .poll(() => page.getByText("Your question must be at least 10 characters long").isVisible())
+      .toBe(true);
+    const next = await focused(page);
+    expect(next?.id).not.toBe("ask-question-question");
+    expect(next).not.toBeNull();
+    await framesLater(page); // where a refused submission would have moved focus
+    expect((await focused(page))?.id).toBe(next?.id);
+    // A switch toggled by Space keeps the focus too.
+    const audio = page.getByRole("switch", { name: /Request Audio Response/ });
+    await audio.focus();
+    await page.keyboard.press("Space");
+    await expect.poll(() => audio.isChecked()).toBe(true);
+    await framesLater(page);
+    expect(await audio.evaluate((box) => box === document.activeElement)).toBe(true);
   });
 });
