@@ -2,7 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
 import { BODY_MAX_BYTES, readBodyWithin } from "~/lib/form-data.server";
-import { cleanJsonValue } from "~/lib/input-text";
+import { cleanJsonValue, JsonTooDeepError } from "~/lib/input-text";
 import { isAdminUser, type SessionUser } from "~/models/users.server";
 
 /** JSON API errors: `{ "error": "..." }` with the status that says what went wrong. */
@@ -37,7 +37,12 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   } catch {
     throw apiError(400, "The body is not valid JSON");
   }
-  return cleanJsonValue(parsed);
+  try {
+    return cleanJsonValue(parsed);
+  } catch (error) {
+    if (error instanceof JsonTooDeepError) throw apiError(400, error.message);
+    throw error;
+  }
 }
 
 /** Parses with a shared schema, or throws a 400 with the first message and every field's messages. */

@@ -27,12 +27,21 @@ export function cleanFormValue<Value extends string | File>(name: string, value:
   return (typeof value === "string" && !isPasswordField(name) ? cleanInputText(value) : value) as Value;
 }
 
-/** Every string in a parsed JSON body cleaned by `cleanInputText`, except passwords' values. */
-export function cleanJsonValue(value: unknown, name = ""): unknown {
+/** How deep a JSON body may nest: ours go three levels; deeper is refused, not recursed into. */
+export const MAX_JSON_DEPTH = 32;
+
+export class JsonTooDeepError extends Error {}
+
+/**
+ * Every string in a parsed JSON body cleaned by `cleanInputText`, except passwords' values. Throws
+ * JsonTooDeepError past MAX_JSON_DEPTH (JSON.parse takes thousands of levels; a recursion would not).
+ */
+export function cleanJsonValue(value: unknown, name = "", depth = 0): unknown {
   if (typeof value === "string") return isPasswordField(name) ? value : cleanInputText(value);
-  if (Array.isArray(value)) return value.map((item) => cleanJsonValue(item, name));
-  if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cleanJsonValue(item, key)]));
-  }
-  return value;
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_JSON_DEPTH) throw new JsonTooDeepError("The body is nested too deeply");
+  if (Array.isArray(value)) return value.map((item) => cleanJsonValue(item, name, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, cleanJsonValue(item, key, depth + 1)]),
+  );
 }

@@ -2,8 +2,9 @@
  * Every body the app reads has a ceiling that holds when no length is declared: a chunked body is cut
  * off once it passes the limit, answered 413, and never buffered whole (a Worker has 128 MB).
  */
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { BASE } from "./support/accounts";
 import { newExpert } from "./support/questions";
 import { postUndeclaredBody } from "./support/undeclared-body";
 
@@ -65,5 +66,25 @@ describe("bodies of undeclared length", () => {
     expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: "The body is too large" });
     expect(pulled.chunks).toBeLessThan(30);
+  });
+});
+
+describe("JSON nested thousands deep", () => {
+  it("is a 400 with a message on a signed-out and a signed-in route, not a crash", async () => {
+    const expert = await newExpert("deep-json");
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const deepObject = `${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`;
+    for (const [path, cookie, body] of [
+      ["/api/auth/login", "", deep],
+      ["/api/questions", expert.cookie, deepObject],
+    ] as const) {
+      const response = await SELF.fetch(`${BASE}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: BASE, Cookie: cookie },
+        body,
+      });
+      expect(response.status, path).toBe(400);
+      expect(await response.json(), path).toEqual({ error: "The body is nested too deeply" });
+    }
   });
 });
