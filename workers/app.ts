@@ -5,7 +5,7 @@ import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
 import type { runScheduledTasks } from "~/models/scheduled-tasks.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
-import { HotCopies, serveWithEdgeCache } from "./edge-cache";
+import { HotCopies, purgeEdgePages, serveWithEdgeCache } from "./edge-cache";
 import type { Env } from "./env";
 import { BOOKMARK_COOKIE, createLoadContext } from "./load-context";
 import { readToTheEnd } from "./request-body";
@@ -39,17 +39,22 @@ function isPrivateKind(request: Request, response: Response) {
 /** The public pages this isolate served last, kept in memory in front of the edge cache. */
 const hotCopies = new HotCopies();
 
+/** The edge cache's settings, the same for every request of this isolate. */
+const edgeCache = () => ({
+  // The DOM lib's CacheStorage type (tsconfig) hides the Workers-only `default` cache.
+  cache: (caches as unknown as { default: Cache }).default,
+  buildVersion: build.assets.version,
+  hot: hotCopies,
+});
+
 /** Remix's answer, from the edge cache when it may; a mutable Response. */
 async function serve(request: Request, context: AppLoadContext, ctx: ExecutionContext) {
   const handleRemixRequest =
     context.config.environment === "development" ? handlers.development : handlers.production;
   // Anonymous visitors' public pages may come from the edge cache (workers/edge-cache.ts).
   const served = await serveWithEdgeCache(request, () => handleRemixRequest(request, context), {
-    // The DOM lib's CacheStorage type (tsconfig) hides the Workers-only `default` cache.
-    cache: (caches as unknown as { default: Cache }).default,
+    ...edgeCache(),
     waitUntil: (promise) => ctx.waitUntil(promise),
-    buildVersion: build.assets.version,
-    hot: hotCopies,
   });
   const response = new Response(served.body, served);
   // A response that starts or ends a session (signing in hands out the cookie) is as private as one
@@ -107,6 +112,7 @@ export default {
       return new Response("The service is misconfigured.", { status: 500 });
     }
     const { context } = state;
+    context.purgePublicPages = (paths) => purgeEdgePages(edgeCache(), new URL(request.url).origin, paths);
     const body = readToTheEnd(request);
     let response: Response;
     try {

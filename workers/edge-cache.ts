@@ -262,6 +262,13 @@ export class HotCopies {
     this.#copies.delete(key);
     this.#bytes -= copy.body.byteLength;
   }
+
+  /** Lets go every copy whose URL path is one of `pathnames`, whatever its query. */
+  deletePaths(pathnames: ReadonlySet<string>): void {
+    for (const key of [...this.#copies.keys()]) {
+      if (pathnames.has(new URL(key).pathname)) this.delete(key);
+    }
+  }
 }
 
 /**
@@ -270,6 +277,55 @@ export class HotCopies {
  */
 const hotResponse = (copy: HotCopy) =>
   new Response(copy.body, { ...PRE_COMPRESSED, status: copy.status, headers: copy.headers });
+
+/** The route a public page's own loader belongs to: what a client navigation's `.data?_routes=` names. */
+export function publicPageRouteId(path: string): string | null {
+  if (!isPublicPagePath(path)) return null;
+  if (path === "/") return "routes/_index";
+  if (path === "/experts") return "routes/experts._index";
+  if (path === "/browse") return "routes/browse";
+  if (path.startsWith("/category/")) return "routes/category.$slug";
+  if (path.startsWith("/experts/")) return "routes/experts.$id";
+  if (path.startsWith("/expert/")) return "routes/expert.$id";
+  return "routes/$customUrl";
+}
+
+/** The URL of a page's data request, as Remix names it (`/` is `/_root.data`). */
+const dataPathOf = (path: string) => (path === "/" ? "/_root.data" : `${path}.data`);
+
+/**
+ * Every key under which a public page may be stored without a query: the document, its data, and its
+ * data for a client navigation (Remix asks for the page's own loader, or the root's and the page's).
+ */
+export function edgeCacheKeysOfPage(origin: string, path: string, buildVersion?: string): string[] {
+  const routeId = publicPageRouteId(path);
+  if (!routeId) return [];
+  const dataUrl = (routes?: string) => {
+    const url = new URL(dataPathOf(path), origin);
+    if (routes) url.searchParams.set("_routes", routes);
+    return url;
+  };
+  return [new URL(path, origin), dataUrl(), dataUrl(routeId), dataUrl(`root,${routeId}`)]
+    .map((url) => edgeCacheKey(new Request(url), buildVersion))
+    .filter((key): key is string => key !== null);
+}
+
+/**
+ * Forgets the stored copies of some public pages after a change they show (an expert's profile,
+ * price or badge), so the next visitor gets them rendered anew rather than up to a minute (and a
+ * stale-while-revalidate) late. This isolate forgets every copy of those paths, queries included;
+ * the Cache API (of this data centre: it has no global purge) forgets the copies without a query.
+ */
+export async function purgeEdgePages(
+  { cache, buildVersion, hot }: Pick<EdgeCacheOptions, "cache" | "buildVersion" | "hot">,
+  origin: string,
+  paths: ReadonlyArray<string>,
+): Promise<void> {
+  const pages = paths.filter((path) => publicPageRouteId(path) !== null);
+  hot?.deletePaths(new Set(pages.flatMap((path) => [path, dataPathOf(path)])));
+  const keys = pages.flatMap((path) => edgeCacheKeysOfPage(origin, path, buildVersion));
+  await Promise.all(keys.map((key) => cache.delete(key).catch(() => false)));
+}
 
 export type EdgeCacheOptions = {
   cache: Cache;

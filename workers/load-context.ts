@@ -24,6 +24,8 @@ declare module "@remix-run/cloudflare" {
     waitUntil: (promise: Promise<unknown>) => void;
     /** Milliseconds since the epoch; tests replace it through the request clock header in test env. */
     now: () => number;
+    /** Forgets the edge cache's copies of public pages (workers/edge-cache.ts); absent outside a request. */
+    purgePublicPages?: (paths: ReadonlyArray<string>) => Promise<void>;
   }
 }
 

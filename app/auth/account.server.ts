@@ -45,7 +45,7 @@ export async function updateAccountProfile(
 ) {
   await updateUserProfile(context.primaryDb, user.id, input);
   forgetCachedUser(context);
-  if (user.expertProfile) await invalidateExpert(context.cache, { id: user.expertProfile.id });
+  if (user.expertProfile) await invalidateExpert(context, { id: user.expertProfile.id });
 }
 
 export const PASSWORD_THROTTLED_MESSAGE = "Too many password attempts. Please wait 15 minutes and try again.";
@@ -201,7 +201,7 @@ export async function closeAccount(
   // A hold paid, or a question asked and paid, while the above ran. Nothing confirms for a deleted
   // expert, so this second look finds every straggler.
   if (expert) await endExpertCommitments(context, actor, expert.id);
-  if (expert) await invalidateExpert(context.cache, { id: expert.id, customUrls: [expert.customUrl] });
+  if (expert) await invalidateExpert(context, { id: expert.id, customUrls: [expert.customUrl] });
   // Their pictures go too (unless another profile shows the same one); the account is gone either way.
   for (const url of images) {
     await deleteImageIfUnused(context, url).catch((error) =>

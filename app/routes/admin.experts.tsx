@@ -81,7 +81,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!changed)
     return data({ ok: false, message: "That expert no longer exists.", expertId }, { status: 404 });
   // The profile's Verified Expert mark and the home page's featured list change at once.
-  await invalidateExpert(context.cache, { id: changed.id, customUrls: [changed.customUrl] });
+  await invalidateExpert(context, { id: changed.id, customUrls: [changed.customUrl] });
   return { ok: true, message: DONE[intent], expertId };
 }
 

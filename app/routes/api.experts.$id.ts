@@ -102,7 +102,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       now: new Date(context.now()),
     });
     if (!saved) return apiError(404, NOT_FOUND);
-    await invalidateExpert(context.cache, { id: expertId, customUrls: [saved.customUrl] });
+    await invalidateExpert(context, { id: expertId, customUrls: [saved.customUrl] });
     if (!general && !pricing) return apiJson({ id: expertId, isAvailable: Boolean(saved.isAvailable) });
   }
   const updated = await getOwnExpertProfile(context.primaryDb, { userId: user.id });

@@ -48,7 +48,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
   }
   // The rating on the expert's card and profile comes from the reviews: drop the cached copies.
-  await invalidateExpert(context.cache, { id: result.expertId, customUrls: [result.customUrl] });
+  await invalidateExpert(context, { id: result.expertId, customUrls: [result.customUrl] });
   if (isNavigation(request)) {
     return redirectWithToast(back, { title: "Thank you!", description: "Your rating was saved." });
   }

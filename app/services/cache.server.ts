@@ -7,6 +7,7 @@
  * edge), so nothing that decides money or access is ever read from here.
  */
 
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { SESSION_COOKIE } from "~/auth/session.server";
 import { readCookie } from "~/lib/cookies";
 
@@ -90,17 +91,26 @@ export async function invalidate(kv: KVNamespace, keys: readonly string[]) {
 
 /**
  * After anything an expert's public pages show changes (profile, prices, verification, featuring,
- * reviews, answered questions): their profile, their custom-URL lookups and the featured list.
+ * reviews, answered questions): their profile, their custom-URL lookups and the featured list in KV,
+ * and the pages that show them in the edge cache (their profile under every address, home, browse).
  */
-export function invalidateExpert(
-  kv: KVNamespace,
+export async function invalidateExpert(
+  context: { cache: KVNamespace; purgePublicPages?: AppLoadContext["purgePublicPages"] },
   expert: { id: number; customUrls?: ReadonlyArray<string | null | undefined> },
 ) {
   const urls = (expert.customUrls ?? []).filter((url): url is string => Boolean(url));
-  return invalidate(kv, [
+  await invalidate(context.cache, [
     cacheKeys.expertProfile(expert.id),
     cacheKeys.featuredExperts(),
     ...urls.map((url) => cacheKeys.expertIdByCustomUrl(url)),
+  ]);
+  await context.purgePublicPages?.([
+    `/expert/${expert.id}`,
+    `/experts/${expert.id}`,
+    ...urls.flatMap((url) => [`/${url}`, `/expert/${url}`]),
+    "/",
+    "/experts",
+    "/browse",
   ]);
 }
 

@@ -60,7 +60,7 @@ export async function replaceExpertImage(
     return null;
   }
   if (result.previous && result.previous !== stored.url) await deleteImageIfUnused(context, result.previous);
-  await invalidateExpert(context.cache, { id: owner.expertId, customUrls: [result.customUrl] });
+  await invalidateExpert(context, { id: owner.expertId, customUrls: [result.customUrl] });
   return { url: stored.url };
 }
 

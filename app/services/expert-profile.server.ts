@@ -86,7 +86,7 @@ export async function saveExpertGeneral(
   }
   if (!saved) return refusal("not_owner", NOT_AN_EXPERT_MESSAGE);
   // The public profile (by id and by both the old and the new address) shows the change at once.
-  await invalidateExpert(context.cache, {
+  await invalidateExpert(context, {
     id: owner.expertId,
     customUrls: [saved.previousCustomUrl, input.customUrl],
   });
@@ -102,7 +102,7 @@ export async function saveExpertPricing(
 ): Promise<{ ok: true } | ProfileRefusal> {
   const saved = await updateExpertPricing(context.primaryDb, owner, input, new Date(context.now()));
   if (!saved) return refusal("not_owner", NOT_AN_EXPERT_MESSAGE);
-  await invalidateExpert(context.cache, { id: owner.expertId, customUrls: [saved.customUrl] });
+  await invalidateExpert(context, { id: owner.expertId, customUrls: [saved.customUrl] });
   forgetCachedUser(context);
   return { ok: true };
 }
@@ -130,7 +130,7 @@ export async function saveNewExpertProfile(
     throw error;
   }
   forgetCachedUser(context);
-  await invalidateExpert(context.cache, { id: expert.id, customUrls: [input.profile.customUrl] });
+  await invalidateExpert(context, { id: expert.id, customUrls: [input.profile.customUrl] });
   return { ok: true, expertId: expert.id };
 }
 

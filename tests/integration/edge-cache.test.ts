@@ -5,7 +5,9 @@ import type { Expert } from "~/db/schema.server";
 import { PRIVATE_CACHE_CONTROL, PUBLIC_PAGE_CACHE_CONTROL } from "~/services/cache.server";
 import { edgeCacheKey, HotCopies, serveWithEdgeCache } from "../../workers/edge-cache";
 import { BASE, get, insertAccount, postForm, signIn } from "./support/accounts";
+import { callApi } from "./support/api";
 import { addExpert, anonymous, categoriesBySlug, eventually } from "./support/discovery";
+import { newExpert } from "./support/questions";
 
 const edge = () => (caches as unknown as { default: Cache }).default;
 /** The edge-cache key of an anonymous GET of `path` (the Worker adds the build's version). */
@@ -346,5 +348,42 @@ describe("the copies an isolate keeps in memory", () => {
     expect(status(response)).toBe("MISS");
     expect(await response.text()).toBe(PAGE);
     expect(counts.renders).toBe(2);
+  });
+});
+
+describe("a change an expert saves", () => {
+  it("shows on their public pages at once: the stored copies of those pages are forgotten", async () => {
+    const expert = await newExpert("purged", 2100);
+    const save = (body: Record<string, unknown>) =>
+      callApi("PATCH", `/api/experts/${expert.expertId}`, { cookie: expert.cookie, body });
+    const category = (await categoriesBySlug()).get("tech-and-ai")!;
+    const first = await save({
+      customUrl: "purge-before",
+      categoryId: category.id,
+      expertise: [category.name],
+    });
+    expect(first.status, await first.clone().text()).toBe(200);
+    const byId = `/expert/${expert.expertId}`;
+    const navigation = "/purge-before.data?_routes=routes%2F%24customUrl";
+    for (const path of ["/purge-before", byId, navigation, "/"]) {
+      const { body } = await untilHit(path);
+      // The page shows dollars; its data carries cents.
+      if (path !== "/") expect(body, path).toMatch(/21\.00|\b2100\b/);
+    }
+
+    expect((await save({ customUrl: "purge-after", questionRate: 4200 })).status).toBe(200);
+    // The address given up is gone at once, and the profile shows the new price, rendered anew.
+    const old = await anonymous("/purge-before");
+    expect(old.status).toBe(404);
+    await old.body?.cancel();
+    const profile = await anonymous(byId);
+    expect(status(profile)).toBe("MISS");
+    expect(await profile.text()).toContain("42.00");
+    const data = await anonymous(navigation);
+    expect(status(data)).not.toBe("HIT");
+    await data.body?.cancel();
+    const home = await anonymous("/");
+    expect(status(home)).toBe("MISS");
+    await home.body?.cancel();
   });
 });

@@ -43,7 +43,7 @@ describe("the expert profile read model", () => {
     expect(await page(`/expert/${ada.id}`)).toContain("Analytical Engine Consultant");
     expect(await page("/ada-quill")).toContain("Analytical Engine Consultant");
 
-    await invalidateExpert(env.CACHE, { id: ada.id, customUrls: ["ada-quill"] });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id, customUrls: ["ada-quill"] });
     expect(await page(`/expert/${ada.id}`)).toContain("Difference Engine Designer");
     expect(await page("/ada-quill")).toContain("Difference Engine Designer");
   });
@@ -52,14 +52,14 @@ describe("the expert profile read model", () => {
     expect((await get("/ada-quill", cookie)).status).toBe(200);
     await waitForKv(cacheKeys.expertIdByCustomUrl("ada-quill"));
     await env.DB.prepare("UPDATE experts SET custom_url = 'ada-q' WHERE id = ?").bind(ada.id).run();
-    await invalidateExpert(env.CACHE, { id: ada.id, customUrls: ["ada-quill", "ada-q"] });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id, customUrls: ["ada-quill", "ada-q"] });
     expect((await get("/ada-q", cookie)).status).toBe(200);
     expect((await get("/ada-quill", cookie)).status).toBe(404);
     // Even when a writer forgets the old URL, its stale lookup never shows the expert under it.
     expect((await get("/ada-q", cookie)).status).toBe(200);
     await waitForKv(cacheKeys.expertIdByCustomUrl("ada-q"));
     await env.DB.prepare("UPDATE experts SET custom_url = 'ada-new' WHERE id = ?").bind(ada.id).run();
-    await invalidateExpert(env.CACHE, { id: ada.id });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id });
     expect((await get("/ada-q", cookie)).status).toBe(404);
     expect((await get("/ada-new", cookie)).status).toBe(200);
   });
@@ -69,7 +69,7 @@ describe("the expert profile read model", () => {
     await waitForKv(cacheKeys.expertProfile(ada.id));
     await insertReview(db(), { expertId: ada.id, rating: 2 });
     expect(await page(`/expert/${ada.id}`)).toContain("Rated 5.0 out of 5, no reviews yet");
-    await invalidateExpert(env.CACHE, { id: ada.id });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id });
     expect(await page(`/expert/${ada.id}`)).toContain("Rated 2.0 out of 5 from 1 review");
   });
 });
@@ -85,7 +85,7 @@ describe("the home page read models", () => {
     // In-app navigations stream the featured experts in behind a skeleton instead of waiting.
     const data = await (await get("/_root.data", cookie, { "Sec-Fetch-Dest": "empty" })).text();
     expect(data).toContain('"featured",["P",');
-    await invalidateExpert(env.CACHE, { id: ada.id });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id });
     const after = await page("/");
     expect(after).toContain("Featured Experts");
     expect(after).toContain("Browse All Experts");
