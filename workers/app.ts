@@ -36,6 +36,32 @@ function isPrivateKind(request: Request, response: Response) {
   return !(type.startsWith("image/") || type.startsWith("font/") || type.includes("javascript"));
 }
 
+/** The methods a route answers, for a 405 or an OPTIONS: its loader's, and POST when it has an action. */
+function allowedMethods(pathname: string): string {
+  const id = routeIdOf(pathname);
+  const module = id ? build.routes[id]?.module : undefined;
+  return module && "action" in module && module.action ? "GET, HEAD, POST" : "GET, HEAD";
+}
+
+/**
+ * Remix's own 405 (a method its router does not take, or a route with no action) says which methods
+ * would do, as HTTP requires; under /api it answers in the API's `{ "error": ... }` shape.
+ */
+function withAllow(request: Request, response: Response): Response {
+  if (response.status !== 405 || response.headers.has("Allow")) return response;
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith("/api/")) {
+    const refusal = Response.json(
+      { error: "Method not allowed" },
+      { status: 405, headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },
+    );
+    refusal.headers.set("Allow", allowedMethods(pathname));
+    return refusal;
+  }
+  response.headers.set("Allow", allowedMethods(pathname));
+  return response;
+}
+
 /** The public pages this isolate served last, kept in memory in front of the edge cache. */
 const hotCopies = new HotCopies();
 
@@ -116,9 +142,14 @@ export default {
     const body = readToTheEnd(request);
     let response: Response;
     try {
-      response = isCrossSiteRequest(request)
-        ? crossSiteRefusal(request)
-        : await serve(body.request, context, ctx);
+      if (isCrossSiteRequest(request)) response = crossSiteRefusal(request);
+      else if (request.method === "OPTIONS") {
+        // No cross-origin caller is served, so an OPTIONS only asks which methods a URL takes.
+        response = new Response(null, {
+          status: 204,
+          headers: { Allow: allowedMethods(new URL(request.url).pathname), "Cache-Control": "no-store" },
+        });
+      } else response = withAllow(request, await serve(body.request, context, ctx));
     } finally {
       await body.finish();
     }

@@ -119,8 +119,12 @@ export function apiJson(body: unknown, init: { status?: number; headers?: Header
   return Response.json(body, { status: init.status ?? 200, headers });
 }
 
-/** For `export const loader` / `action` of a route that only answers other methods. */
-export const methodNotAllowed = () => apiError(405, "Method not allowed");
+/** A 405 that names the methods the route takes, as HTTP requires (RFC 9110 15.5.6). */
+export function methodNotAllowed(...allow: string[]): Response {
+  const response = apiError(405, "Method not allowed");
+  response.headers.set("Allow", allow.join(", "));
+  return response;
+}
 
 /** A positive integer id as written in a path ("12"), or null ("abc", "-3", "0", "1e3"). */
 export function parsePathId(value: string | undefined): number | null {

@@ -8,7 +8,7 @@ import { ChangePasswordApiSchema, WRONG_CURRENT_PASSWORD_MESSAGE } from "~/schem
  * screens' rules. Every other session of the account ends; this one stays signed in.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(context, request);
   const input = await readJson(request, ChangePasswordApiSchema);
   const outcome = await changePassword(context, request, user, {
@@ -24,4 +24,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return apiJson({ success: true, message: "Password changed" });
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

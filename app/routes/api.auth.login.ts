@@ -11,7 +11,7 @@ import { LoginSchema } from "~/schemas/auth";
  * and sets the session cookie (a new session id at every sign-in).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const credentials = await readJson(request, LoginSchema);
   try {
     const user = await verifyCredentials(context, request, credentials);
@@ -23,4 +23,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

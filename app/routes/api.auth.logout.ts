@@ -4,10 +4,10 @@ import { apiJson, methodNotAllowed } from "~/lib/api.server";
 
 /** POST /api/auth/logout: ends this session everywhere at once (signed out already: nothing to do). */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const cookie = await endSession(context.primaryDb, request);
   forgetCachedUser(context);
   return apiJson({ success: true }, { headers: { "Set-Cookie": cookie } });
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
 import { bookingDeps, confirmBookingPayment, parseId } from "~/models/bookings.server";
 import { ConfirmBookingPaymentSchema } from "~/schemas/bookings";
 
@@ -10,7 +10,7 @@ import { ConfirmBookingPaymentSchema } from "~/schemas/bookings";
  * went to someone else (the payment is then refunded).
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(context, request);
   const bookingId = parseId(params.bookingId);
   if (bookingId === null) return apiError(404, "Booking not found.");
@@ -35,4 +35,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   );
 }
 
-export const loader = () => apiError(405, "Method not allowed");
+export const loader = () => methodNotAllowed("POST");

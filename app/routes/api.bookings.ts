@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
 import { bookingDeps, clientBookingsView, createBooking } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { BookingApiSchema } from "~/schemas/bookings";
@@ -27,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * reason "price_changed", never a charge they did not see.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  if (request.method !== "POST") return methodNotAllowed("GET", "HEAD", "POST");
   const user = await requireApiUser(context, request);
   const input = await readJson(request, BookingApiSchema);
   const result = await createBooking(bookingDeps(context), {

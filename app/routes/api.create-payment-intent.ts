@@ -22,7 +22,7 @@ import { QuestionPaymentIntentSchema } from "~/schemas/questions";
  * null and the question or booking is accepted at once.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(context, request);
   const body = await readJsonObject(request);
 
@@ -78,4 +78,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

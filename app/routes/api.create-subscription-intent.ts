@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
 import { createAccountAndSignIn } from "~/auth/sign-in.server";
-import { apiError, readJson } from "~/lib/api.server";
+import { apiError, methodNotAllowed, readJson } from "~/lib/api.server";
 import { startSubscription, subscriptionDeps } from "~/models/subscriptions.server";
 import { SubscribeAccountSchema, SubscribeSignedInSchema } from "~/schemas/subscription";
 
@@ -16,7 +16,7 @@ const NO_STORE = "private, no-store";
  * Any `amount` sent is ignored: the price is the server's.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await getOptionalUser(context, request);
   let userId: number;
   let cookie: string | null = null;
@@ -59,4 +59,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
 }
 
-export const loader = () => apiError(405, "Method not allowed");
+export const loader = () => methodNotAllowed("POST");

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudfla
 import {
   apiError,
   apiJson,
+  methodNotAllowed,
   parseOrThrow,
   parsePathId,
   readJsonObject,
@@ -46,7 +47,7 @@ const KNOWN_FIELDS = new Set<string>([...EXPERT_GENERAL_FIELDS, ...EXPERT_PRICIN
  * Everything is checked before anything is saved. Answers the profile as the settings screen reads it.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "PATCH") return apiError(405, "Method not allowed");
+  if (request.method !== "PATCH") return methodNotAllowed("GET", "HEAD", "PATCH");
   const expertId = parsePathId(params.id);
   if (expertId === null) return apiError(404, NOT_FOUND);
   const user = await requireApiExpertOwner(context, request, expertId);

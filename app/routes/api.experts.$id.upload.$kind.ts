@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { forgetCachedUser, getOptionalUser } from "~/auth/session.server";
-import { apiError } from "~/lib/api.server";
+import { apiError, methodNotAllowed } from "~/lib/api.server";
 import { replaceExpertImage, UploadError } from "~/services/expert-images.server";
 import { IMAGE_MAX_BYTES, readUploadForm } from "~/services/media.server";
 
@@ -12,7 +12,7 @@ const KINDS = { profile: "profileImage", header: "headerImage" } as const;
  * Answers { profileImage } or { headerImage } with the new URL.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const kind: keyof typeof KINDS | null =
     params.kind === "profile" || params.kind === "header" ? params.kind : null;
   if (!kind) return apiError(404, "Not found");
@@ -41,4 +41,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
 }
 
-export const loader = () => apiError(405, "Method not allowed");
+export const loader = () => methodNotAllowed("POST");

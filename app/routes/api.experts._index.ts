@@ -1,5 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { apiError, apiJson, parseOrThrow, readJsonObject, requireApiUser } from "~/lib/api.server";
+import {
+  apiError,
+  apiJson,
+  methodNotAllowed,
+  parseOrThrow,
+  readJsonObject,
+  requireApiUser,
+} from "~/lib/api.server";
 import { getOwnExpertProfile } from "~/models/experts.server";
 import { EXPERT_LIMITS, ExpertSignupForUserSchema, expertApiValues } from "~/schemas/expert";
 import {
@@ -32,7 +39,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * custom URL is taken.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  if (request.method !== "POST") return methodNotAllowed("GET", "HEAD", "POST");
   const user = await requireApiUser(context, request);
   const body = await readJsonObject(request);
   if (body.userId !== undefined && body.userId !== user.id) {

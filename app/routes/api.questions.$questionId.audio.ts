@@ -13,7 +13,7 @@ import { AUDIO_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.s
  * and admins can stream it. 413 for a file over 25 MB, 415 for a file that is not audio.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(context, request);
   const questionId = parsePathId(params.questionId);
   if (questionId === null) return apiError(404, "Question not found.");
@@ -48,4 +48,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   });
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

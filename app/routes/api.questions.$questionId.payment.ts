@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
 import { confirmQuestionPayment, parseExpertId, questionDeps } from "~/models/questions.server";
 import { ConfirmPaymentSchema } from "~/schemas/questions";
 
@@ -9,7 +9,7 @@ import { ConfirmPaymentSchema } from "~/schemas/questions";
  * question counts as paid. 400 with the reason otherwise; nothing changes.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(context, request);
   const questionId = parseExpertId(params.questionId);
   if (questionId === null) return apiError(404, "Question not found.");
@@ -27,4 +27,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   );
 }
 
-export const loader = () => apiError(405, "Method not allowed");
+export const loader = () => methodNotAllowed("POST");

@@ -11,7 +11,7 @@ import { submitAnswer } from "~/services/answers.server";
  * answer dialog's rules. Anyone else: 404, as on the screens (no hint the question exists).
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "PATCH") return methodNotAllowed();
+  if (request.method !== "PATCH") return methodNotAllowed("PATCH");
   const user = await requireApiUser(context, request);
   const questionId = parsePathId(params.questionId);
   if (questionId === null) return apiError(404, "Question not found.");
@@ -27,4 +27,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   return apiJson({ id: questionId, status: "answered", payment: result.payment });
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("PATCH");

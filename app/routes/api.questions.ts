@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
 import {
   askQuestion,
   listQuestionsForAdmin,
@@ -29,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * confirms; in test mode or for a subscriber the question is accepted at once. The price is ours.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed");
+  if (request.method !== "POST") return methodNotAllowed("GET", "HEAD", "POST");
   const user = await requireApiUser(context, request);
   const input = await readJson(request, AskQuestionApiSchema);
   const result = await askQuestion(questionDeps(context), {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
-import { apiError, requireApiUser } from "~/lib/api.server";
+import { apiError, methodNotAllowed, requireApiUser } from "~/lib/api.server";
 import { addFavorite, removeFavorite } from "~/models/favorites.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { parseExpertId } from "~/services/profile-page.server";
@@ -21,10 +21,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       change = await removeFavorite(context.db, user.id, expertId);
       break;
     default:
-      return apiError(405, "Method not allowed");
+      return methodNotAllowed("POST", "DELETE");
   }
   if (change === "expert_not_found") return apiError(404, "Expert not found");
   return Response.json(change, { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } });
 }
 
-export const loader = () => apiError(405, "Method not allowed");
+export const loader = () => methodNotAllowed("POST", "DELETE");

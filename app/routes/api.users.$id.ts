@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { closeAccount, updateAccountProfile } from "~/auth/account.server";
 import { clearSessionCookie } from "~/auth/session.server";
 import { publicUser } from "~/auth/status.server";
-import { apiError, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
 import { getSessionUserById } from "~/models/users.server";
 import { AccountProfileSchema } from "~/schemas/auth";
 
@@ -28,8 +28,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return Response.json({ success: true }, { headers: { "Set-Cookie": clearSessionCookie() } });
     }
     default:
-      return apiError(405, "Method not allowed");
+      return methodNotAllowed("PATCH", "DELETE");
   }
 }
 
-export const loader = () => apiError(405, "Method not allowed");
+export const loader = () => methodNotAllowed("PATCH", "DELETE");

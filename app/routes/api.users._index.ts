@@ -11,7 +11,7 @@ import { CreateUserApiSchema } from "~/schemas/auth";
  * body. 409 when the username is taken; nothing is created then.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const input = await readJson(request, CreateUserApiSchema);
   const account = await createAccountAndSignIn(context, request, input);
   if (!account.ok) {
@@ -26,4 +26,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const loader = methodNotAllowed;
+export const loader = () => methodNotAllowed("POST");

@@ -265,3 +265,34 @@ describe("DELETE /api/users/{id}", () => {
     await expect(signIn("apidelete", "delete-pass-1")).rejects.toThrow();
   });
 });
+
+describe("a method a route does not take", () => {
+  it("is a 405 naming the methods it does take, in the API's error shape under /api", async () => {
+    const cases: Array<[string, string, string]> = [
+      ["GET", "/api/auth/login", "POST"],
+      ["PUT", "/api/questions", "GET, HEAD, POST"],
+      ["GET", "/api/users/1", "PATCH, DELETE"],
+      ["DELETE", "/api/experts/1", "GET, HEAD, PATCH"],
+      // No action at all: Remix's own refusal, given the same shape.
+      ["POST", "/api/categories", "GET, HEAD"],
+      ["PATCH", "/api/featured-experts", "GET, HEAD"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const response = await callApi(method, path);
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.get("Allow"), `${method} ${path}`).toBe(allow);
+      expect(await response.json(), `${method} ${path}`).toEqual({ error: "Method not allowed" });
+    }
+    const page = await callApi("PUT", "/sitemap.xml");
+    expect(page.status).toBe(405);
+    expect(page.headers.get("Allow")).toBe("GET, HEAD");
+    await page.body?.cancel();
+  });
+
+  it("answers OPTIONS with the methods, and no data", async () => {
+    const response = await callApi("OPTIONS", "/api/questions");
+    expect(response.status).toBe(204);
+    expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
+    expect(await response.text()).toBe("");
+  });
+});
