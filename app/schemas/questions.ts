@@ -7,6 +7,8 @@ import * as z from "~/lib/zod";
  */
 export const QUESTION_LIMITS = { min: 10, max: 5000 } as const;
 export const ANSWER_LIMITS = { min: 10, max: 10_000 } as const;
+/** The largest audio answer (DESIGN.md "Media"); the browser checks it before sending, the server again. */
+export const AUDIO_UPLOAD_MAX_BYTES = 25 * 1024 * 1024;
 
 export const QUESTION_MESSAGES = {
   tooShort: "Your question must be at least 10 characters long",
@@ -19,6 +21,8 @@ export const ANSWER_MESSAGES = {
   textOrAudio: "Please provide either a text answer or an audio response.",
   audioIsAnAnswer: "An audio response is sent as an answer: choose Answered.",
   notAudio: "Please select an audio file.",
+  emptyAudio: "The audio file is empty. Please record or choose it again.",
+  audioTooLarge: "The file is too large (at most 25 MB).",
   microphone: "Could not access microphone. Please ensure you have given permission to use your microphone.",
 } as const;
 

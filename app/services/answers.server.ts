@@ -37,6 +37,11 @@ export async function submitAnswer(
   const deps = questionDeps(context);
   const { file } = submission;
   const hasAudio = typeof file === "object" && file !== null && file.size > 0;
+  // A file was chosen but holds nothing: say so, rather than ask for a text answer on the audio tab.
+  if (typeof file === "object" && file !== null && file.size === 0 && file.name !== "") {
+    const message = ANSWER_MESSAGES.emptyAudio;
+    return { ok: false, status: 400, message, fieldErrors: { audio: [message] } };
+  }
   const parsed = answerSchema(submission.who).safeParse({
     answer: submission.answer || undefined,
     status: submission.status || undefined,

@@ -5,9 +5,10 @@
  */
 import { toHex } from "~/lib/bytes";
 import { parseFormBody, readBodyWithin } from "~/lib/form-data.server";
+import { AUDIO_UPLOAD_MAX_BYTES } from "~/schemas/questions";
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
-export const AUDIO_MAX_BYTES = 25 * 1024 * 1024;
+export const AUDIO_MAX_BYTES = AUDIO_UPLOAD_MAX_BYTES;
 /** Room for the multipart boundaries and the other fields of an upload form. */
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 

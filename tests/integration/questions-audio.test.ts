@@ -68,6 +68,25 @@ describe("audio answers", () => {
     expect((await getQuestion(question.id)).status).toBe("pending");
   });
 
+  it("says an empty recording is empty (not that a text answer is missing), storing nothing", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const response = await postMultipart(
+      `/questions/${question.id}/answer`,
+      audioForm(new Uint8Array(0)),
+      expert.cookie,
+    );
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      ok: false,
+      message: "The audio file is empty. Please record or choose it again.",
+      fieldErrors: { audio: ["The audio file is empty. Please record or choose it again."] },
+    });
+    expect(await storedAudio(question.id)).toEqual([]);
+    expect((await getQuestion(question.id)).status).toBe("pending");
+  });
+
   it("refuses a 100 MB upload by its declared length, before reading it", async () => {
     const expert = await newExpert();
     const client = await newClient();

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
-import { ANSWER_MESSAGES } from "~/schemas/questions";
+import { ANSWER_MESSAGES, AUDIO_UPLOAD_MAX_BYTES } from "~/schemas/questions";
 
 type Phase = "idle" | "recording" | "recorded";
 
@@ -123,8 +123,15 @@ export function AudioRecorder({
   function chooseFile(file: File | undefined) {
     setError(null);
     if (!file) return;
-    if (!file.type.startsWith("audio/")) {
-      setError(ANSWER_MESSAGES.notAudio);
+    const refusal = !file.type.startsWith("audio/")
+      ? ANSWER_MESSAGES.notAudio
+      : file.size === 0
+        ? ANSWER_MESSAGES.emptyAudio
+        : file.size > AUDIO_UPLOAD_MAX_BYTES
+          ? ANSWER_MESSAGES.audioTooLarge
+          : null;
+    if (refusal) {
+      setError(refusal);
       if (fileInputRef.current) fileInputRef.current.value = "";
       return;
     }
