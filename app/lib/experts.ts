@@ -67,6 +67,11 @@ export function expertProfilePath(expert: { id: number; customUrl: string | null
 }
 
 /** The name shown for a person: name, else first and last name, else the username. */
+/** A deleted account's username is this prefix and its id (app/models/users.server.ts). */
+export const DELETED_USERNAME_PREFIX = "deleted:";
+/** What a deleted account is called wherever its name used to show. */
+export const DELETED_ACCOUNT_NAME = "Deleted account";
+
 export function displayName(person: {
   name?: string | null;
   firstName?: string | null;
@@ -79,7 +84,9 @@ export function displayName(person: {
     .map((part) => part?.trim())
     .filter(Boolean)
     .join(" ");
-  return full || person.username || "Expert";
+  if (full) return full;
+  if (person.username?.startsWith(DELETED_USERNAME_PREFIX)) return DELETED_ACCOUNT_NAME;
+  return person.username || "Expert";
 }
 
 /** SPEC.md: expertise is stored comma-separated; each distinct, non-empty part is a tag. */

@@ -19,11 +19,12 @@
  *   PaymentIntents first, so nobody pays for a slot they lost) and retries refunds that failed.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { type AnyColumn, and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
+import { personNameSql } from "~/db/person-name.server";
 import {
   availability,
   type Booking,
@@ -134,10 +135,6 @@ export const SLOT_MESSAGES: Record<SlotRefusal, { message: string; field: "date"
   },
 };
 
-type NameColumns = Record<"name" | "firstName" | "lastName" | "username", AnyColumn>;
-const personName = (table: NameColumns) =>
-  sql<string>`coalesce(nullif(trim(${table.name}), ''), nullif(trim(coalesce(${table.firstName}, '') || ' ' || coalesce(${table.lastName}, '')), ''), ${table.username})`;
-
 const subjectOf = (bookingId: number): PaymentSubject => ({ kind: "booking", bookingId });
 
 type Statement = BatchItem<"sqlite">;
@@ -186,7 +183,7 @@ export async function getBookingExpert(db: Database, expertId: number): Promise<
       .select({
         id: experts.id,
         userId: experts.userId,
-        name: personName(users),
+        name: personNameSql(users),
         title: experts.title,
         profileImage: experts.profileImage,
         customUrl: experts.customUrl,
@@ -740,7 +737,7 @@ type ExpertForNotice = Pick<BookingExpert, "userId" | "name" | "timeZone">;
 
 async function expertForNotice(db: Database, expertId: number): Promise<ExpertForNotice> {
   const [row] = await db
-    .select({ userId: experts.userId, name: personName(users), timeZone: experts.timeZone })
+    .select({ userId: experts.userId, name: personNameSql(users), timeZone: experts.timeZone })
     .from(experts)
     .innerJoin(users, eq(users.id, experts.userId))
     .where(eq(experts.id, expertId))
@@ -1450,7 +1447,7 @@ export async function getExpertCalendar(
   input: { expertId: number; now: Date; origin: string; limit?: number },
 ): Promise<{ timeZone: string; bookings: ExpertBookingView[] }> {
   const [expert] = await db
-    .select({ name: personName(users), timeZone: experts.timeZone })
+    .select({ name: personNameSql(users), timeZone: experts.timeZone })
     .from(experts)
     .innerJoin(users, eq(users.id, experts.userId))
     .where(eq(experts.id, input.expertId))
@@ -1459,7 +1456,7 @@ export async function getExpertCalendar(
   const rows = await db
     .select({
       booking: bookings,
-      clientAccountName: personName(clientUsers),
+      clientAccountName: personNameSql(clientUsers),
     })
     .from(bookings)
     .leftJoin(clientUsers, eq(clientUsers.id, bookings.userId))
@@ -1563,8 +1560,8 @@ export async function getCalendarEventForViewer(
   const [row] = await db
     .select({
       booking: bookings,
-      expertName: personName(expertUsers),
-      clientAccountName: personName(clientUsers),
+      expertName: personNameSql(expertUsers),
+      clientAccountName: personNameSql(clientUsers),
     })
     .from(bookings)
     .innerJoin(experts, eq(experts.id, bookings.expertId))

@@ -17,6 +17,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle
 import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
+import { personNameSql } from "~/db/person-name.server";
 import { experts, payments, questions, sessions, users } from "~/db/schema.server";
 import { formatCents, priceChangedMessage } from "~/lib/money";
 import {
@@ -57,7 +58,7 @@ export type Actor = { userId: number; expertId: number | null; isAdmin: boolean 
 
 const subjectOf = (questionId: number): PaymentSubject => ({ kind: "question", questionId });
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
-const personName = sql<string>`coalesce(nullif(trim(${users.name}), ''), nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), ''), ${users.username})`;
+const personName = personNameSql(users);
 
 type QuestionRow = typeof questions.$inferSelect;
 

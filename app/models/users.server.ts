@@ -12,6 +12,7 @@ import {
   userFavorites,
   users,
 } from "~/db/schema.server";
+import { DELETED_USERNAME_PREFIX } from "~/lib/experts";
 
 /** What the app knows about the signed-in person: never the password hash. */
 export type SessionUser = {
@@ -233,7 +234,7 @@ export async function deleteUserAccount(db: Database, userId: number, now = new 
       .set({
         // A colon is outside every username's alphabet, so no one can register this name first
         // (and make the delete fail on the unique index).
-        username: `deleted:${userId}`,
+        username: `${DELETED_USERNAME_PREFIX}${userId}`,
         email: `deleted-user-${userId}@invalid`,
         name: null,
         firstName: null,

@@ -698,6 +698,12 @@ describe("an expert who deletes their account", () => {
       expect.arrayContaining(["booking_cancelled", "question_declined"]),
     );
     expect((await get(`/expert/${expert.expertId}`, client.cookie)).status).toBe(404);
+    // The client's list names the session's expert without the account's placeholder username.
+    const listed = (await (await get("/api/bookings", client.cookie)).json()) as Array<{
+      id: number;
+      expert: { name: string };
+    }>;
+    expect(listed.find((booking) => booking.id === held.bookingId)?.expert.name).toBe("Deleted account");
   });
 });
 
