@@ -82,6 +82,21 @@ export default function QuestionScreen() {
         <p className="notice notice--warning">The expert declined this question. You were not charged.</p>
       ) : question.status === "expired" ? (
         <p className="notice notice--warning">No answer in time: you were not charged.</p>
+      ) : question.status === "awaiting_payment" ? (
+        <div className="notice notice--warning stack">
+          <p>
+            This question has not been paid for, so it has not been sent to an expert yet. If you just paid,
+            it is sent as soon as the payment is confirmed; otherwise, ask it again to pay.
+          </p>
+          <div>
+            <Link
+              to={question.expertId === null ? "/ask" : `/ask/${question.expertId}`}
+              className={buttonClass({ size: "sm" })}
+            >
+              Ask again
+            </Link>
+          </div>
+        </div>
       ) : desk ? (
         <div className="notice stack">
           <p>

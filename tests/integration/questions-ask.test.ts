@@ -211,6 +211,19 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     expect(adminView).toContain(`href="/admin?question=${id}"`);
   });
 
+  it("tells the asker of an unpaid question that no expert has it yet, and offers to ask again", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const id = questionIdFrom(
+      await postForm(`/ask/${expert.expertId}`, { question: QUESTION }, { cookie: client.cookie }),
+    );
+    await db().update(questions).set({ status: "awaiting_payment" }).where(eq(questions.id, id));
+    const asker = await (await get(`/questions/${id}`, client.cookie)).text();
+    expect(asker).toContain("This question has not been paid for, so it has not been sent to an expert yet.");
+    expect(asker).toContain(`href="/ask/${expert.expertId}"`);
+    expect(asker).not.toContain("We&#x27;ll let you know as soon as the answer is ready");
+  });
+
   it("does not let an expert ask themselves", async () => {
     const expert = await newExpert();
     const response = await postForm(
