@@ -1107,9 +1107,10 @@ export async function cancelBooking(
 
   const expert = await expertForNotice(db, booking.expertId);
   const when = formatInstant(booking.startsAt.getTime(), expert.timeZone);
+  // In test mode (no Stripe) nothing was charged, so nothing is said to be refunded.
   const refundText =
-    booking.amount > 0
-      ? ` The full ${formatCents(booking.amount)} is refunded${deps.stripe ? " to the card that paid" : ""}.`
+    booking.amount > 0 && deps.stripe
+      ? ` The full ${formatCents(booking.amount)} is refunded to the card that paid.`
       : "";
   const notice =
     by === "client"
@@ -1146,7 +1147,10 @@ export async function cancelBooking(
     return { ok: false, httpStatus: 409, message: BOOKING_REFUSALS.alreadyCancelled };
   }
   const refund = await refundBooking(deps, booking.id);
-  return { ok: true, refund, by, message: refundMessage(refund, booking.amount) };
+  const message = deps.stripe
+    ? refundMessage(refund, booking.amount)
+    : "The session was cancelled. It was booked in test mode, so no payment was taken.";
+  return { ok: true, refund, by, message };
 }
 
 function refundMessage(refund: "refunded" | "refund_failed" | "none", amount: number) {

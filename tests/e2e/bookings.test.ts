@@ -183,6 +183,10 @@ describe("booking a session in the browser (test mode)", () => {
 
     // The client cancels (more than a day ahead): refunded, and the expert's Cancelled tab has it.
     await row.getByRole("button", { name: "Cancel Session" }).click();
+    // Test mode took no payment: the dialog promises no refund.
+    expect(await client.getByRole("dialog").textContent()).toContain(
+      "Booked in test mode, so no payment was taken and there is nothing to refund.",
+    );
     await client.getByRole("dialog").getByRole("button", { name: "Yes, cancel and refund" }).click();
     await expect.poll(() => client.getByText("Session cancelled").first().isVisible()).toBe(true);
     await expect

@@ -554,7 +554,12 @@ describe("cancelling", () => {
     const { expert, client, bookingId } = await confirmedBooking(7);
     const response = await cancel(bookingId, client.cookie);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ ok: true, refund: "refunded" });
+    // Test mode charged nothing: the ledger is settled, and the client is not told of a refund.
+    expect(await response.json()).toMatchObject({
+      ok: true,
+      refund: "refunded",
+      message: "The session was cancelled. It was booked in test mode, so no payment was taken.",
+    });
     const row = await getBooking(bookingId);
     expect(row).toMatchObject({ status: "cancelled", cancelledBy: client.userId });
     expect(row.refundedAt).not.toBeNull();

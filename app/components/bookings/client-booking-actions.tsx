@@ -1,7 +1,9 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import type { ClientBookingView } from "~/components/client-bookings";
 import { ReviewForm } from "~/components/review-form";
 import { formatCents } from "~/lib/money";
 import { CLIENT_CANCEL_CUTOFF_HOURS, clientMayCancel } from "~/lib/slots";
+import type { loader as rootLoader } from "~/root";
 import { AddToCalendar, CancelBookingButton } from "./booking-actions";
 
 /**
@@ -9,14 +11,20 @@ import { AddToCalendar, CancelBookingButton } from "./booking-actions";
  * session to a calendar, and cancel it up to 24 hours before the start (later, say why not).
  */
 export function ClientBookingActions({ booking, now }: { booking: ClientBookingView; now: number }) {
+  // In test mode no card was charged, so there is nothing to refund.
+  const testMode = useRouteLoaderData<typeof rootLoader>("root")?.config.paymentsTestMode ?? false;
   const upcoming = booking.status === "confirmed" && booking.startsAt + booking.duration * 60_000 > now;
   if (booking.status === "pending") return <span className="muted">Payment processing</span>;
-  if (booking.status === "cancelled") return <span className="muted">Cancelled with a full refund</span>;
+  if (booking.status === "cancelled") {
+    return <span className="muted">{testMode ? "Cancelled" : "Cancelled with a full refund"}</span>;
+  }
   if (booking.status === "completed") {
     return <ReviewForm subject="booking" id={booking.id} myRating={booking.myRating ?? null} />;
   }
   if (!upcoming) return <span className="muted">—</span>;
-  const refund = booking.amount ? `a full refund of ${formatCents(booking.amount)}` : "a full refund";
+  const refund = testMode
+    ? "Booked in test mode, so no payment was taken and there is nothing to refund."
+    : `You'll get ${booking.amount ? `a full refund of ${formatCents(booking.amount)}` : "a full refund"}.`;
   return (
     <div className="booking-actions">
       {booking.meetingLink ? (
@@ -35,7 +43,7 @@ export function ClientBookingActions({ booking, now }: { booking: ClientBookingV
       {clientMayCancel(booking.startsAt, now) ? (
         <CancelBookingButton
           bookingId={booking.id}
-          description={`You'll get ${refund}. ${booking.expert.name} is told and the time opens up for other clients.`}
+          description={`${refund} ${booking.expert.name} is told and the time opens up for other clients.`}
         />
       ) : booking.startsAt > now ? (
         <p className="hint booking-actions__note">
