@@ -1,5 +1,6 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { Button } from "./ui/button";
 
 const ADMIN_SECTIONS = [
@@ -19,6 +20,7 @@ function isCurrent(section: (typeof ADMIN_SECTIONS)[number], pathname: string) {
 
 /** The admin area's heading, section links and Logout, shared by every admin screen. */
 export function AdminFrame({ signedInAs, children }: { signedInAs: string; children: ReactNode }) {
+  useFocusKeeper();
   const { pathname } = useLocation();
   return (
     <div className="page stack-lg">

@@ -121,9 +121,15 @@ export function ClientBookings({
   const Heading = headingLevel === 1 ? "h1" : "h2";
   const ordered = orderBookings(bookings, now);
   return (
-    <section className="dashboard-section card" aria-labelledby="my-bookings">
+    <section
+      className="dashboard-section card"
+      aria-labelledby="my-bookings"
+      data-focus-fallback="my-bookings"
+    >
       <div className="dashboard-section__head">
-        <Heading id="my-bookings">My Bookings</Heading>
+        <Heading id="my-bookings" tabIndex={-1}>
+          My Bookings
+        </Heading>
       </div>
       {ordered.length === 0 ? (
         <p className="empty-text muted">

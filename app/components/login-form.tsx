@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { LoginSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
 import { Field } from "./ui/field";
+import { useFocusKeeper } from "./use-focus-keeper";
 
 export type LoginFormHandle = { fill: (username: string, password: string) => void };
 
@@ -29,6 +30,7 @@ export function LoginForm({
   /** Rendered below the fields, inside the form: e.g. the demo auto-fill button. */
   children?: (fill: LoginFormHandle["fill"]) => ReactNode;
 }) {
+  useFocusKeeper();
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "login";
   const [form, fields] = useForm({

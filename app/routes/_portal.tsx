@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
 import { type PortalLink, PortalSidebar } from "~/components/portal-sidebar";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { publicProfilePath } from "~/lib/expert-urls";
 
 /**
@@ -35,6 +36,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 export default function ExpertPortal() {
+  useFocusKeeper();
   const { profileUrl } = useLoaderData<typeof loader>();
   return (
     <div className="portal-layout">

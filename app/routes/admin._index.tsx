@@ -94,7 +94,11 @@ export default function AdminQuestions() {
 
       <div className={selected ? "admin-questions admin-questions--selected" : "admin-questions"}>
         {selected ? (
-          <section className="card stack admin-answer-panel" aria-labelledby="selected-heading">
+          <section
+            className="card stack admin-answer-panel"
+            aria-labelledby="selected-heading"
+            data-focus-fallback="selected-heading"
+          >
             <div className="row admin-answer-panel__head">
               <h2 id="selected-heading" tabIndex={-1}>
                 {open ? `Answer Question #${selected.id}` : `Question #${selected.id}`}

@@ -3,6 +3,7 @@ import { data } from "@remix-run/cloudflare";
 import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { Button, buttonClass } from "~/components/ui/button";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import dashboardStyles from "~/styles/dashboard.css";
 import discoveryStyles from "~/styles/discovery.css";
@@ -37,6 +38,7 @@ const SECTIONS = [
 
 /** The client dashboard's frame; each section below checks the session again in its own loader. */
 export default function Dashboard() {
+  useFocusKeeper();
   const { name } = useLoaderData<typeof loader>();
   return (
     <div className="page stack-lg dashboard">

@@ -9,6 +9,7 @@ import { data } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { Button } from "~/components/ui/button";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { formatRunTime } from "~/lib/cron-runs";
 import { readForm } from "~/lib/form-data.server";
 import { listNotifications, markNotificationsRead } from "~/models/notifications.server";
@@ -61,6 +62,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Notifications() {
+  useFocusKeeper();
   const { notifications } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -90,9 +92,14 @@ export default function Notifications() {
       ) : (
         <ul className="notification-list">
           {notifications.map((item) => (
-            <li key={item.id} className="card notification" data-unread={!item.read}>
+            <li
+              key={item.id}
+              className="card notification"
+              data-unread={!item.read}
+              data-focus-fallback={`notification-${item.id}`}
+            >
               <div className="notification__head">
-                <h2 className="notification__title">
+                <h2 className="notification__title" id={`notification-${item.id}`} tabIndex={-1}>
                   {item.read ? null : <span className="visually-hidden">Unread: </span>}
                   {item.title}
                 </h2>

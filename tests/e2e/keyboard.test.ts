@@ -220,4 +220,24 @@ describe("using the site by keyboard", () => {
     await framesLater(page);
     expect(await audio.evaluate((box) => box === document.activeElement)).toBe(true);
   });
+
+  it("keeps focus in place when an action disables its button or takes it off the page", async () => {
+    // Saving disables the button while it works: focus comes back to it, not to the top of the page.
+    const expert = await pageAs("expert", PHONE);
+    await gotoHydrated(expert, "/expert/account");
+    const save = expert.getByRole("button", { name: "Save Changes" });
+    await save.focus();
+    await expert.keyboard.press("Enter");
+    await expect.poll(() => expert.getByText("Updated!").isVisible()).toBe(true);
+    await expect.poll(() => save.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    // Marking a notification read takes its button away: focus goes to that notification's title.
+    const client = await pageAs("client", DESKTOP);
+    await gotoHydrated(client, "/notifications");
+    const unread = client.locator("li.notification[data-unread='true']").first();
+    const titleId = await unread.getByRole("heading").getAttribute("id");
+    await unread.getByRole("button", { name: "Mark as read" }).focus();
+    await client.keyboard.press("Enter");
+    await expect.poll(async () => (await focused(client))?.id).toBe(titleId);
+  });
 });

@@ -1,0 +1,81 @@
+import { useEffect } from "react";
+
+/** An element that names, by id, where focus goes when a focused control inside it leaves the page. */
+export const FOCUS_FALLBACK_ATTRIBUTE = "data-focus-fallback";
+
+const bodyHasFocus = () => document.activeElement === null || document.activeElement === document.body;
+
+/**
+ * Keeps keyboard and screen-reader users in their place on pages whose actions change the page under
+ * them. Browsers drop focus to the body, which sends the next Tab back to the top, when:
+ * - the focused button is disabled while its form is busy: focus returns to it once it is enabled
+ *   again (if nothing else took the focus meanwhile);
+ * - the focused control leaves the page (a cancelled session's row, a dialog's button): focus goes to
+ *   the element named by the closest `data-focus-fallback` around where it was, else to the main
+ *   content.
+ * Installed by the signed-in areas and the sign-in forms (not by the public pages, whose script
+ * budget is spent).
+ */
+export function useFocusKeeper() {
+  useEffect(() => {
+    let focused: HTMLElement | null = null;
+    let fallbackId: string | null = null;
+    let disabledWhileFocused: HTMLButtonElement | null = null;
+
+    // A dialog's controls fall back where its opener would have: it is shown outside its opener's section.
+    let openerFallbackId: string | null = null;
+
+    const onFocusIn = (event: FocusEvent) => {
+      if (!(event.target instanceof HTMLElement)) return;
+      focused = event.target;
+      const own =
+        focused.closest(`[${FOCUS_FALLBACK_ATTRIBUTE}]`)?.getAttribute(FOCUS_FALLBACK_ATTRIBUTE) ?? null;
+      if (focused.closest('[role="dialog"], [role="alertdialog"]')) fallbackId = own ?? openerFallbackId;
+      else fallbackId = openerFallbackId = own;
+      disabledWhileFocused = null;
+    };
+
+    const observer = new MutationObserver((records) => {
+      for (const record of records) {
+        const target = record.target;
+        if (record.type !== "attributes" || !(target instanceof HTMLButtonElement)) continue;
+        if (target.disabled && target === focused) disabledWhileFocused = target;
+        else if (!target.disabled && target === disabledWhileFocused) {
+          disabledWhileFocused = null;
+          if (target.isConnected && bodyHasFocus()) target.focus();
+        }
+      }
+      if (focused && !focused.isConnected && bodyHasFocus()) {
+        const lost = focused;
+        focused = null;
+        // After the frame: a dialog closing hands focus back to its trigger first, if it still exists.
+        requestAnimationFrame(() => {
+          if (!bodyHasFocus() || lost.isConnected) return;
+          const fallback =
+            (fallbackId && document.getElementById(fallbackId)) || document.getElementById("main-content");
+          fallback?.focus({ preventScroll: false });
+        });
+      }
+    });
+
+    // A press elsewhere (on text, say) puts focus there on purpose: nothing to keep.
+    const onPointerDown = () => {
+      focused = null;
+      disabledWhileFocused = null;
+    };
+
+    document.addEventListener("focusin", onFocusIn);
+    document.addEventListener("pointerdown", onPointerDown, true);
+    observer.observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ["disabled"],
+    });
+    return () => {
+      document.removeEventListener("focusin", onFocusIn);
+      document.removeEventListener("pointerdown", onPointerDown, true);
+      observer.disconnect();
+    };
+  }, []);
+}
