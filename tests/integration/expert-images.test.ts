@@ -151,7 +151,7 @@ describe("image uploads on the settings Photos tab", () => {
     expect((await expertRow(victim.expert.id)).headerImage).toBeNull();
   });
 
-  it("says Failed to upload image for an SVG and changes nothing", async () => {
+  it("says which images it takes for an SVG, and changes nothing", async () => {
     const { expert, cookie } = await signedInExpert();
     const before = await storedImageKeys();
     const response = await postMultipart(
@@ -160,7 +160,7 @@ describe("image uploads on the settings Photos tab", () => {
       cookie,
     );
     expect(response.status).toBe(415);
-    expect(await response.text()).toContain("Failed to upload image");
+    expect(await response.text()).toContain("Please choose a JPEG, PNG, WebP or GIF image.");
     expect((await expertRow(expert.id)).profileImage).toBeNull();
     expect(await storedImageKeys()).toEqual(before);
   });

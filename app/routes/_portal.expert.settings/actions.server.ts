@@ -87,7 +87,8 @@ export async function saveImage(
   } catch (error) {
     if (!(error instanceof UploadError)) throw error;
     return data(
-      { intent, ok: false, url: null, error: `Failed to upload image. ${error.message}` },
+      // The form's toast is titled "Failed to upload image"; the field says why.
+      { intent, ok: false, url: null, error: error.message },
       { status: error.status },
     );
   }
