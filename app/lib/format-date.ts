@@ -25,3 +25,10 @@ export function formatSpan(ms: number): string {
   const days = Math.round(hours / 24);
   return `${days} days`;
 }
+
+/** A mean response time as the dashboard shows it: "6.3 hours" (SPEC.md), or minutes under an hour. */
+export function formatResponseTime(hours: number): string {
+  if (hours >= 1) return `${hours.toFixed(1)} hours`;
+  const minutes = Math.max(1, Math.round(hours * 60));
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
+}

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
 import { BarChart } from "~/components/bar-chart";
 import { buttonClass } from "~/components/ui/button";
-import { formatDay, formatLocalDate, formatSpan } from "~/lib/format-date";
+import { formatDay, formatLocalDate, formatResponseTime, formatSpan } from "~/lib/format-date";
 import { formatCents } from "~/lib/money";
 import { formatMonth } from "~/lib/months";
 import { getMonthlyEarnings, type MonthlyEarnings } from "~/models/earnings.server";
@@ -83,7 +83,7 @@ export default function ExpertDashboard() {
           <span className="stat-card__value">
             {dashboard.averageResponseHours === null
               ? "N/A"
-              : `${dashboard.averageResponseHours.toFixed(1)} hours`}
+              : formatResponseTime(dashboard.averageResponseHours)}
           </span>
           <span className="stat-card__note">
             {dashboard.answeredCount > 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatCalendarDate, formatDate } from "~/lib/dates";
-import { formatDay, formatLocalDate } from "~/lib/format-date";
+import { formatDay, formatLocalDate, formatResponseTime } from "~/lib/format-date";
 import { formatMonth } from "~/lib/months";
 import { formatLongDate, formatMonthTitle } from "~/lib/slots";
 import { formatUtcDate, formatUtcLongDate, formatUtcMonthYear, formatUtcWeekdayDate } from "~/lib/utc-dates";
@@ -72,5 +72,15 @@ describe("dates written without Intl", () => {
     expect(formatMonthTitle("2026-06")).toBe("June 2026");
     expect(formatMonth("2025-03")).toBe("Mar 2025");
     expect(formatMonth("2025-03", { short: true })).toBe("Mar");
+  });
+});
+
+describe("the dashboard's mean response time", () => {
+  it("reads in hours to one decimal (SPEC.md's 6.3 hours), and in minutes under an hour", () => {
+    expect(formatResponseTime(6.3)).toBe("6.3 hours");
+    expect(formatResponseTime(1)).toBe("1.0 hours");
+    expect(formatResponseTime(0.5)).toBe("30 minutes");
+    expect(formatResponseTime(1 / 60)).toBe("1 minute");
+    expect(formatResponseTime(0.001)).toBe("1 minute");
   });
 });
