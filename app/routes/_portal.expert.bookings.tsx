@@ -269,8 +269,16 @@ function BookingDetails({
 }) {
   const cancellable = booking.status === "confirmed" && booking.startsAt > now;
   return (
-    <DialogContent className="booking-dialog" aria-describedby={`booking-${booking.id}-when`}>
-      <DialogTitle>Session details</DialogTitle>
+    <DialogContent
+      className="booking-dialog"
+      aria-describedby={`booking-${booking.id}-when`}
+      // Opened to read: focus starts on the title, not on the first control (Cancel Session's).
+      onOpenAutoFocus={(event) => {
+        event.preventDefault();
+        document.querySelector<HTMLElement>(".booking-dialog .dialog-title")?.focus();
+      }}
+    >
+      <DialogTitle tabIndex={-1}>Session details</DialogTitle>
       <DialogDescription id={`booking-${booking.id}-when`}>
         {`${formatDayLabel(booking.date, today)}, ${formatTime12(booking.startTime)} – ${formatTime12(booking.endTime)} ${zoneName(booking.startsAt, timeZone)}`}
       </DialogDescription>

@@ -166,6 +166,10 @@ describe("booking a session in the browser (test mode)", () => {
       .click();
     const dialog = expert.getByRole("dialog");
     await dialog.waitFor();
+    // Opened to read: focus starts on its title, not on the destructive Cancel Session.
+    await expect
+      .poll(() => expert.evaluate(() => document.activeElement?.textContent?.trim()))
+      .toBe("Session details");
     expect(await dialog.textContent()).toContain(message);
     expect(await dialog.textContent()).toContain("60 minutes");
     expect(await dialog.textContent()).toContain(
