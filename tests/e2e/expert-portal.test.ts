@@ -56,8 +56,14 @@ describe("the expert portal with the demo expert's history", () => {
       await gotoHydrated(page, "/expert/settings?tab=pricing");
       expect(await page.getByLabel("Question Rate (USD)").inputValue()).toMatch(/^\d+\.\d{2}$/);
       await page.getByLabel("Session Price (USD)").fill("9.99");
-      await page.getByRole("button", { name: "Save Pricing" }).click();
+      await page.getByRole("button", { name: "Save Pricing" }).press("Enter");
       await expect.poll(() => page.getByText("Minimum session price is $10.00").isVisible()).toBe(true);
+      // Focus goes to the field to fix.
+      await expect
+        .poll(() =>
+          page.getByLabel("Session Price (USD)").evaluate((field) => field === document.activeElement),
+        )
+        .toBe(true);
       await screenshot(page, `expert-settings-pricing-${label}`);
 
       await gotoHydrated(page, "/expert/share");
