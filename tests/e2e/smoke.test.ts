@@ -22,6 +22,26 @@ describe("the home page in Chromium (e2e smoke)", () => {
     expect(Object.keys(document.paths)).toContain("/api/experts/{id}");
   });
 
+  it("serves public/'s files with the security headers, and the build's hashed files for a year", async () => {
+    const home = await (await fetch(`${baseUrl()}/`)).text();
+    const script =
+      /src="(\/build\/[^"]+\.js)"/.exec(home)?.[1] ?? /"(\/build\/entry\.client-[^"]+\.js)"/.exec(home)?.[1];
+    expect(script).toBeDefined();
+    for (const path of ["/favicon.svg", "/api/openapi.json", script!]) {
+      const response = await fetch(`${baseUrl()}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("X-Content-Type-Options"), path).toBe("nosniff");
+      expect(response.headers.get("Strict-Transport-Security"), path).toContain("max-age=");
+      expect(response.headers.get("Referrer-Policy"), path).toBe("strict-origin-when-cross-origin");
+      expect(response.headers.get("X-Frame-Options"), path).toBe("DENY");
+      await response.body?.cancel();
+    }
+    const built = await fetch(`${baseUrl()}${script}`);
+    expect(built.headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    await built.body?.cancel();
+    expect((await fetch(`${baseUrl()}/_headers`)).status).toBe(404);
+  });
+
   for (const [name, viewport] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],
