@@ -349,7 +349,13 @@ export const API_ROUTES: ApiRoute[] = [
     path: "/api/questions",
     file: "api.questions.ts",
     operations: [
-      { method: "get", summary: "The caller's own questions (every question for an admin)", auth: "user" },
+      {
+        method: "get",
+        summary:
+          "The caller's own questions (every question for an admin, 50 a page: X-Has-More and a Link to the next)",
+        auth: "user",
+        query: { page: "An admin's page number (from 1)" },
+      },
       {
         method: "post",
         summary: "Ask a question: the client secret to confirm, or accepted at once (test mode, subscribers)",

@@ -15,10 +15,19 @@ const NO_STORE = { "Cache-Control": "private, no-store" };
 /** GET /api/questions: the caller's own questions, or every question for an admin (SPEC.md section 7). */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireApiUser(context, request);
-  const questions = isAdminUser(user)
-    ? (await listQuestionsForAdmin(context.primaryDb, { filter: "all", page: 1 })).questions
-    : await listQuestionsForAsker(context.primaryDb, user.id);
-  return Response.json(questions, { headers: NO_STORE });
+  if (!isAdminUser(user)) {
+    return Response.json(await listQuestionsForAsker(context.primaryDb, user.id), { headers: NO_STORE });
+  }
+  // Every question, newest first, a page at a time: `?page=` (anything else is page 1), and a Link to
+  // the next page while there is one.
+  const url = new URL(request.url);
+  const asked = Number(url.searchParams.get("page") ?? 1);
+  const page = Number.isSafeInteger(asked) && asked >= 1 && asked <= 1_000_000 ? asked : 1;
+  const { questions, hasMore } = await listQuestionsForAdmin(context.primaryDb, { filter: "all", page });
+  const headers = new Headers(NO_STORE);
+  headers.set("X-Has-More", String(hasMore));
+  if (hasMore) headers.set("Link", `</api/questions?page=${page + 1}>; rel="next"`);
+  return Response.json(questions, { headers });
 }
 
 /**

@@ -1,6 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BASE, get } from "../support/accounts";
+import { questions } from "~/db/schema.server";
+import { buildQuestion } from "../../factories";
+import { BASE, db, get } from "../support/accounts";
 import { callApi, errorOf, json } from "../support/api";
 import {
   getQuestion,
@@ -237,5 +239,40 @@ describe("POST /api/questions with a malformed body", () => {
     }
     const listed = await callApi("GET", "/api/questions", { cookie: client.cookie });
     expect(((await json(listed)) as unknown[]).length).toBe(0);
+  });
+});
+
+describe("GET /api/questions for an admin", () => {
+  it("pages through every question, 50 at a time, with a Link to the next page", async () => {
+    const admin = await newAdmin();
+    const client = await newClient();
+    const expert = await newExpert();
+    // More than a page of questions, whatever other tests have added.
+    const database = db();
+    const inserts = Array.from({ length: 51 }, () =>
+      database.insert(questions).values(buildQuestion({ userId: client.userId, expertId: expert.expertId })),
+    );
+    await database.batch(inserts as unknown as Parameters<typeof database.batch>[0]);
+    const first = await callApi("GET", "/api/questions", { cookie: admin.cookie });
+    expect(first.status).toBe(200);
+    const firstPage = (await json(first)) as Array<{ id: number }>;
+    expect(firstPage).toHaveLength(50);
+    expect(first.headers.get("X-Has-More")).toBe("true");
+    expect(first.headers.get("Link")).toBe('</api/questions?page=2>; rel="next"');
+    const second = (await json(
+      await callApi("GET", "/api/questions?page=2", { cookie: admin.cookie }),
+    )) as Array<{
+      id: number;
+    }>;
+    expect(second.length).toBeGreaterThan(0);
+    // No question on both pages; nonsense pages are page 1.
+    const seen = new Set(firstPage.map((question) => question.id));
+    expect(second.some((question) => seen.has(question.id))).toBe(false);
+    const nonsense = (await json(
+      await callApi("GET", "/api/questions?page=-3", { cookie: admin.cookie }),
+    )) as Array<{
+      id: number;
+    }>;
+    expect(nonsense.map((question) => question.id)).toEqual(firstPage.map((question) => question.id));
   });
 });
