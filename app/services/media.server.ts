@@ -174,7 +174,10 @@ export async function serveObject(
   if (request.headers.get("If-None-Match") === head.httpEtag) {
     return new Response(null, { status: 304, headers });
   }
-  const range = parseRange(request.headers.get("Range"), size);
+  // If-Range: a range of a copy that has changed since is no use; the whole new one is sent instead.
+  const ifRange = request.headers.get("If-Range");
+  const range =
+    ifRange === null || ifRange === head.httpEtag ? parseRange(request.headers.get("Range"), size) : null;
   if (range === "unsatisfiable") {
     headers.set("Content-Range", `bytes */${size}`);
     return new Response(null, { status: 416, headers });

@@ -152,6 +152,21 @@ describe("playing an audio answer (/questions/{id}/audio)", () => {
     expect(part.status).toBe(206);
     expect(part.headers.get("Content-Range")).toBe(`bytes 4-7/${WEBM_BYTES.length}`);
     expect(new Uint8Array(await part.arrayBuffer())).toEqual(WEBM_BYTES.slice(4, 8));
+
+    // A resumed download whose copy has changed since (If-Range names another version) gets it whole.
+    const etag = whole.headers.get("ETag")!;
+    const same = await getWith(`/questions/${question.id}/audio`, client.cookie, {
+      Range: "bytes=4-7",
+      "If-Range": etag,
+    });
+    expect(same.status).toBe(206);
+    await same.arrayBuffer();
+    const changed = await getWith(`/questions/${question.id}/audio`, client.cookie, {
+      Range: "bytes=4-7",
+      "If-Range": '"another-version"',
+    });
+    expect(changed.status).toBe(200);
+    expect(new Uint8Array(await changed.arrayBuffer())).toEqual(WEBM_BYTES);
   });
 
   it("plays it for the answering expert and admins, and is a 404 for everyone else", async () => {
