@@ -295,7 +295,7 @@ const dataPathOf = (path: string) => (path === "/" ? "/_root.data" : `${path}.da
 
 /**
  * Every key under which a public page may be stored without a query: the document, its data, and its
- * data for a client navigation (Remix asks for the page's own loader, or the root's and the page's).
+ * data for a client navigation (Remix names the page's own loader when the root's is not reloaded).
  */
 export function edgeCacheKeysOfPage(origin: string, path: string, buildVersion?: string): string[] {
   const routeId = publicPageRouteId(path);
@@ -305,7 +305,7 @@ export function edgeCacheKeysOfPage(origin: string, path: string, buildVersion?:
     if (routes) url.searchParams.set("_routes", routes);
     return url;
   };
-  return [new URL(path, origin), dataUrl(), dataUrl(routeId), dataUrl(`root,${routeId}`)]
+  return [new URL(path, origin), dataUrl(), dataUrl(routeId)]
     .map((url) => edgeCacheKey(new Request(url), buildVersion))
     .filter((key): key is string => key !== null);
 }
