@@ -1124,7 +1124,7 @@ export async function cancelBooking(
         ? null
         : {
             userId: booking.userId,
-            title: "Session cancelled and refunded",
+            title: deps.stripe ? "Session cancelled and refunded" : "Session cancelled",
             body: `${expert.name} cancelled your session on ${when}.${refundText}`,
             link: "/dashboard/bookings",
           };

@@ -25,7 +25,7 @@ import {
   newBookableExpert,
   notificationKinds,
 } from "./support/bookings";
-import { newClient, postJson, toastFrom } from "./support/questions";
+import { newClient, notificationsOf, postJson, toastFrom } from "./support/questions";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -619,6 +619,10 @@ describe("cancelling", () => {
     expect(byExpert.status).toBe(200);
     expect(await notificationKinds(client.userId)).toContain("booking_cancelled");
     expect((await getBooking(soon.id)).cancelledBy).toBe(expert.userId);
+    // Test mode charged nothing: the client's notice speaks of no refund.
+    const [notice] = (await notificationsOf(client.userId)).filter((row) => row.kind === "booking_cancelled");
+    expect(notice.title).toBe("Session cancelled");
+    expect(notice.body).not.toMatch(/refund/i);
   });
 
   it("sends a cancel from a page without JavaScript back with a toast", async () => {
