@@ -36,6 +36,8 @@ export function useSessionDraft(key: string, value: string, restore: (text: stri
 
 /** The Ask screen's drafts, one per expert: `${ASK_DRAFT_PREFIX}${expertId}`. */
 export const ASK_DRAFT_PREFIX = "draft:ask:";
+/** The booking screen's message drafts, one per expert: `${BOOK_DRAFT_PREFIX}${expertId}`. */
+export const BOOK_DRAFT_PREFIX = "draft:book:";
 
 /** Forgets every draft whose key starts with `prefix` (after the thing they were for was sent). */
 export function clearSessionDrafts(prefix: string) {

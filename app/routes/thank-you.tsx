@@ -8,7 +8,7 @@ import {
   confirmationQuestionId,
 } from "~/components/confirmation-screen";
 import { seo } from "~/components/seo";
-import { ASK_DRAFT_PREFIX, clearSessionDrafts } from "~/components/use-session-draft";
+import { ASK_DRAFT_PREFIX, BOOK_DRAFT_PREFIX, clearSessionDrafts } from "~/components/use-session-draft";
 
 export const meta: MetaFunction = ({ location }: { location: { search: string } }) => {
   const copy = CONFIRMATION_COPY[confirmationKind(location.search)];
@@ -21,6 +21,7 @@ export default function ThankYou() {
   // The question is sent: the Ask screen's saved draft has done its job.
   useEffect(() => {
     if (kind === "question") clearSessionDrafts(ASK_DRAFT_PREFIX);
+    if (kind === "booking") clearSessionDrafts(BOOK_DRAFT_PREFIX);
   }, [kind]);
   return <ConfirmationScreen kind={kind} questionId={confirmationQuestionId(location.search)} />;
 }

@@ -109,15 +109,20 @@ describe("booking a session in the browser (test mode)", () => {
       )
       .toBe(true);
 
-    const label = await chooseFirstFreeSlot(client);
-    // Berlin time first, then the expert's New York time.
-    expect(label).toMatch(/^\d{1,2}:00 [AP]M GMT\+1 \(\d{1,2}:00 [AP]M EST\)$/);
     const name = unique("Jordan");
     const message = unique("E2E: I'd like to review our pre-seed pitch deck and the financial model");
     const form = client.locator("form#book-session");
+    // A message typed and then a reload: it is still there.
+    await form.getByLabel("Message").fill(message);
+    await client.reload();
+    await client.waitForSelector("html[data-hydrated]");
+    await expect.poll(() => form.getByLabel("Message").inputValue()).toBe(message);
+
+    const label = await chooseFirstFreeSlot(client);
+    // Berlin time first, then the expert's New York time.
+    expect(label).toMatch(/^\d{1,2}:00 [AP]M GMT\+1 \(\d{1,2}:00 [AP]M EST\)$/);
     await form.getByLabel("Name").fill(name);
     expect(await form.getByLabel("Email", { exact: true }).inputValue()).toBe("jordan.lee@example.com");
-    await form.getByLabel("Message").fill(message);
     await screenshot(client, "booking-screen-desktop");
     await Promise.all([
       client.waitForURL((url) => url.pathname === "/thank-you"),
@@ -128,6 +133,10 @@ describe("booking a session in the browser (test mode)", () => {
     await expect.poll(() => client.getByRole("heading", { name: "Session Booked!" }).isVisible()).toBe(true);
     const bookingId = Number(new URL(client.url()).searchParams.get("booking"));
     expect(bookingId).toBeGreaterThan(0);
+    // Booked: the saved message is forgotten.
+    expect(
+      await client.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("draft:book:"))),
+    ).toEqual([]);
 
     // The client's dashboard lists it, with the times in Berlin and New York.
     const mine = (await (await client.request.get("/api/bookings")).json()) as ApiBooking[];

@@ -11,6 +11,7 @@ import { ErrorList, Field, Label, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
 import { useHydrated } from "~/components/use-hydrated";
+import { BOOK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
 import { expertProfilePath } from "~/lib/experts";
 import { formatCents } from "~/lib/money";
 import {
@@ -211,6 +212,10 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     },
   });
   useFocusFirstInvalid(form.id);
+  // The message is kept in the tab until the session is booked (the thank-you page forgets it).
+  useSessionDraft(`${BOOK_DRAFT_PREFIX}${expert.id}`, fields.message.value ?? "", (text) =>
+    form.update({ name: fields.message.name, value: text }),
+  );
 
   function slotWasTaken(message: string, startsAt: number | null) {
     if (startsAt !== null) setTakenNow((current) => [...current, startsAt]);
