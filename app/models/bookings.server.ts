@@ -1031,17 +1031,31 @@ export async function onBookingPaymentProcessing(
   return { statements: [markProcessing(db, booking.id, intent.id)], note: "payment processing" };
 }
 
+/** A PaymentIntent in these states is still paying: a decline reported for it is an earlier attempt's. */
+const PAYING_INTENT_STATUSES: ReadonlySet<string> = new Set(["processing", "requires_capture", "succeeded"]);
+
 /**
  * payment_intent.payment_failed: the card was declined. An unpaid hold stays (the client may try
  * again while it lasts); a processing payment that failed gives its slot back.
+ *
+ * Stripe does not deliver events in order: a decline of a first attempt can arrive after a second
+ * attempt (a bank debit) began processing. Before giving a processing booking's slot away, the
+ * PaymentIntent is read again from Stripe, and the event is ignored if it is still paying.
  */
 export async function onBookingPaymentFailed(
   db: Database,
   intent: PaymentIntent,
   now: Date,
+  stripe: StripeClient,
 ): Promise<WebhookOutcome> {
   const booking = await bookingForIntent(db, intent);
   if (!booking || booking.paymentIntentId !== intent.id) return { statements: [], note: "unknown booking" };
+  if (booking.status === "pending") {
+    const current = await retrievePaymentIntent(stripe, intent.id);
+    if (current && PAYING_INTENT_STATUSES.has(current.status)) {
+      return { statements: [], note: `stale decline: the payment is ${current.status}` };
+    }
+  }
   const message = intent.last_payment_error?.message ?? "The payment failed.";
   return {
     statements: [

@@ -33,7 +33,7 @@ import {
   onSubscriptionDeleted,
   onSubscriptionUpdated,
 } from "~/models/subscriptions.server";
-import type { PaymentIntent, Stripe, StripeEvent } from "~/services/stripe.server";
+import type { PaymentIntent, Stripe, StripeClient, StripeEvent } from "~/services/stripe.server";
 
 export type { WebhookOutcome };
 
@@ -45,6 +45,8 @@ export type WebhookHandler = (
   object: any,
   now: Date,
   event: StripeEvent,
+  /** For a handler that must read an object's current state: events can arrive out of order. */
+  stripe: StripeClient,
 ) => Promise<WebhookOutcome>;
 
 type EventType = StripeEvent["type"];
@@ -73,8 +75,8 @@ export const WEBHOOK_HANDLERS: Record<string, Partial<Record<EventType, WebhookH
     "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
       onBookingPaymentSucceeded(db, intent, now),
     "payment_intent.processing": (db, intent: PaymentIntent) => onBookingPaymentProcessing(db, intent),
-    "payment_intent.payment_failed": (db, intent: PaymentIntent, now) =>
-      onBookingPaymentFailed(db, intent, now),
+    "payment_intent.payment_failed": (db, intent: PaymentIntent, now, _event, stripe) =>
+      onBookingPaymentFailed(db, intent, now, stripe),
   },
 };
 
@@ -113,6 +115,7 @@ export async function processStripeEvent(
   db: Database,
   event: StripeEvent,
   now: Date,
+  stripe: StripeClient,
 ): Promise<ProcessResult> {
   const [seen] = await db
     .select({ id: stripeEvents.id })
@@ -127,7 +130,7 @@ export async function processStripeEvent(
     return { result: "ignored", note: `no handler for ${kind ?? "unknown kind"} ${event.type}` };
   }
 
-  const outcome = await handler(db, event.data.object, now, event);
+  const outcome = await handler(db, event.data.object, now, event, stripe);
   const statements = outcome.statements as BatchItem<"sqlite">[];
   try {
     await db.batch([recordEvent(db, event), ...statements]);

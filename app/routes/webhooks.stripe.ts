@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { processStripeEvent } from "~/models/stripe-webhooks.server";
 import {
+  getStripe,
   StripeNotConfiguredError,
   verifyWebhookRequest,
   WebhookSignatureError,
@@ -26,7 +27,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     throw error;
   }
-  const outcome = await processStripeEvent(context.primaryDb, event, new Date(context.now()));
+  const outcome = await processStripeEvent(
+    context.primaryDb,
+    event,
+    new Date(context.now()),
+    getStripe(context),
+  );
   console.log(
     JSON.stringify({ level: "info", message: "webhook", event: event.id, type: event.type, ...outcome }),
   );

@@ -31,7 +31,7 @@ const DEFAULT_API_BASE = "https://api.stripe.com";
 /** Well inside a Worker's limits; a slow Stripe fails the request instead of hanging it. */
 const TIMEOUT_MS = 20_000;
 /** Retries reuse the request's idempotency key, so a retry never moves money twice. */
-const MAX_NETWORK_RETRIES = 2;
+export const MAX_NETWORK_RETRIES = 2;
 const INITIAL_RETRY_DELAY_MS = 500;
 const MAX_RETRY_DELAY_MS = 5_000;
 /** How old a webhook's signature may be (Stripe's own default), against replayed deliveries. */

@@ -10,6 +10,7 @@ import { bookings, users } from "~/db/schema.server";
 import { localToInstant } from "~/lib/slots";
 import { freeExpiredHolds, refundBooking } from "~/models/bookings.server";
 import { deleteUserAccount } from "~/models/users.server";
+import { MAX_NETWORK_RETRIES } from "~/services/stripe.server";
 import { db, get, postForm, postRaw } from "../support/accounts";
 import {
   book,
@@ -41,10 +42,18 @@ type Held = {
   holdExpiresAt: number;
 };
 
-// Each test takes its own weekday so that no two tests hold the same expert slot (experts differ
-// anyway); `n` counts weekdays from three days ahead.
+// Each test takes its own weekday, counted from three days ahead, while the booking horizon has
+// any left; then they are taken again from the first. Every test has its own expert and clients, so
+// a shared day holds no shared slot.
 let nextDay = 0;
-const freshDate = () => bookableDate({ n: nextDay++ });
+const freshDate = (): string => {
+  try {
+    return bookableDate({ n: nextDay++ });
+  } catch {
+    nextDay = 0;
+    return bookableDate({ n: nextDay++ });
+  }
+};
 
 async function hold(client: Person, expertId: number, date: string, time = "10:00", extra = {}) {
   const response = await book(client, { expertId, date, time, ...extra });
@@ -356,6 +365,58 @@ describe("holding a slot and paying for it", () => {
     expect((await book(rival, { expertId: expert.expertId, date, time: "10:00" })).status).toBe(409);
     const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
     await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+  });
+
+  it("gives the slot back when a processing bank payment fails", async () => {
+    const { expert, held } = await bankPaymentProcessing();
+    const failed = await stripeFake.setStatus(held.paymentIntentId, "requires_payment_method", {
+      message: "The bank refused the debit.",
+      code: "payment_method_provider_decline",
+    });
+    const hook = await sendWebhook(stripeEvent("payment_intent.payment_failed", failed));
+    expect(await hook.json()).toMatchObject({ result: "processed", note: "payment failed" });
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({
+      status: "failed",
+      lastError: "The bank refused the debit.",
+    });
+    const { date, startTime } = await getBooking(held.bookingId);
+    const rival = await newClient();
+    expect((await book(rival, { expertId: expert.expertId, date, time: startTime })).status).toBe(200);
+  });
+
+  it("ignores a first attempt's decline that arrives after a bank payment began processing", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const date = freshDate();
+    const held = await hold(client, expert.expertId, date);
+    // The card is declined; its event is held up. The client pays by bank debit instead.
+    const declined = structuredClone(
+      await stripeFake.setStatus(held.paymentIntentId, "requires_payment_method", {
+        message: "Your card was declined.",
+        code: "card_declined",
+      }),
+    );
+    await stripeFake.setStatus(held.paymentIntentId, "processing");
+    expect((await confirm(client, held.bookingId, held.paymentIntentId)).status).toBe(200);
+    expect((await getBooking(held.bookingId)).status).toBe("pending");
+
+    // Stripe can't be reached to read the payment again: the event fails, and Stripe will retry it.
+    const event = stripeEvent("payment_intent.payment_failed", declined);
+    await stripeFake.failRetrieves(held.paymentIntentId, MAX_NETWORK_RETRIES + 1);
+    expect((await sendWebhook(event)).status).toBe(500);
+    expect((await getBooking(held.bookingId)).status).toBe("pending");
+    const late = await sendWebhook(event);
+    expect(late.status).toBe(200);
+    expect(await late.json()).toMatchObject({ note: "stale decline: the payment is processing" });
+    expect(await getBooking(held.bookingId)).toMatchObject({ status: "pending", holdExpiresAt: null });
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "pending", lastError: null });
+    const rival = await newClient();
+    expect((await book(rival, { expertId: expert.expertId, date, time: "10:00" })).status).toBe(409);
+
+    const paid = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await sendWebhook(stripeEvent("payment_intent.succeeded", paid));
     expect((await getBooking(held.bookingId)).status).toBe("confirmed");
   });
 });
