@@ -9,6 +9,7 @@
 
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { SESSION_COOKIE } from "~/auth/session.server";
+import { CATEGORY_DISPLAY_ORDER } from "~/lib/categories";
 import { readCookie } from "~/lib/cookies";
 
 /** Anonymous public pages: the edge may keep them a minute and serve stale while it refreshes. */
@@ -92,7 +93,8 @@ export async function invalidate(kv: KVNamespace, keys: readonly string[]) {
 /**
  * After anything an expert's public pages show changes (profile, prices, verification, featuring,
  * reviews, answered questions): their profile, their custom-URL lookups and the featured list in KV,
- * and the pages that show them in the edge cache (their profile under every address, home, browse).
+ * and the pages that show them in the edge cache (their profile under every address, home, browse and
+ * the category pages).
  */
 export async function invalidateExpert(
   context: { cache: KVNamespace; purgePublicPages?: AppLoadContext["purgePublicPages"] },
@@ -111,6 +113,8 @@ export async function invalidateExpert(
     "/",
     "/experts",
     "/browse",
+    // Every category page: an expert's categories may have just changed, and the old ones list them too.
+    ...["all", ...CATEGORY_DISPLAY_ORDER.map((category) => category.slug)].map((slug) => `/category/${slug}`),
   ]);
 }
 

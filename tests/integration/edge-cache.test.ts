@@ -365,7 +365,8 @@ describe("a change an expert saves", () => {
     expect(first.status, await first.clone().text()).toBe(200);
     const byId = `/expert/${expert.expertId}`;
     const navigation = "/purge-before.data?_routes=routes%2F%24customUrl";
-    for (const path of ["/purge-before", byId, navigation, "/"]) {
+    const categoryPage = "/category/tech-and-ai";
+    for (const path of ["/purge-before", byId, navigation, "/", categoryPage]) {
       const { body } = await untilHit(path);
       // The page shows dollars; its data carries cents.
       if (path !== "/") expect(body, path).toMatch(/21\.00|\b2100\b/);
@@ -385,5 +386,8 @@ describe("a change an expert saves", () => {
     const home = await anonymous("/");
     expect(status(home)).toBe("MISS");
     await home.body?.cancel();
+    const listed = await anonymous(categoryPage);
+    expect(status(listed)).toBe("MISS");
+    expect(await listed.text()).toContain("42.00");
   });
 });
