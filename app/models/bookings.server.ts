@@ -272,7 +272,9 @@ async function holdLimitRefusal(
   const [counts] = await db
     .select({
       open: sql<number>`coalesce(sum(${bookings.status} = 'awaiting_payment' and ${bookings.holdExpiresAt} > ${now} and not ${sameStart} and ${bookings.id} <> ${input.replacing ?? -1}), 0)`,
-      ranOut: sql<number>`coalesce(sum(${sameStart} and ${bookings.createdAt} > ${now - REHOLD_WAIT_MS} and ${bookings.refundedAt} is null and (${bookings.status} = 'expired' or (${bookings.status} = 'awaiting_payment' and ${bookings.holdExpiresAt} <= ${now}))), 0)`,
+      // A hold that ran out keeps its end; one the client moved to another time, or whose bank
+      // payment failed, has none, and the client may take that start again.
+      ranOut: sql<number>`coalesce(sum(${sameStart} and ${bookings.createdAt} > ${now - REHOLD_WAIT_MS} and ${bookings.refundedAt} is null and ${bookings.holdExpiresAt} <= ${now} and ${bookings.status} in ('expired', 'awaiting_payment')), 0)`,
     })
     .from(bookings)
     .where(and(eq(bookings.userId, input.userId), sql`${bookings.startsAt} > ${now}`));
@@ -459,11 +461,12 @@ export async function createBooking(
         const reused = await reuseHold(deps, previous, details);
         if (reused) return reused;
       }
-      // Another slot (or price) now: the old hold goes, in the same batch as the new one.
+      // Another slot (or price) now: the old hold goes, in the same batch as the new one. It did
+      // not run out (no end), so the client may come back to its start.
       releaseOwn = [
         db
           .update(bookings)
-          .set({ status: "expired" })
+          .set({ status: "expired", holdExpiresAt: null })
           .where(and(eq(bookings.id, previous.id), eq(bookings.status, "awaiting_payment"))),
         ledgerUpdateStatement(
           db,

@@ -598,6 +598,11 @@ describe("limits on unpaid holds", () => {
     }
     expect(await bookingsOf(expert.expertId)).toEqual(before);
 
+    // Still so once the sweep has set the hold aside.
+    await freeExpiredHolds(depsAt(new Date()));
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect((await book(slow, { expertId: expert.expertId, date, time: "10:00" })).status).toBe(409);
+
     const taken = await hold(other, expert.expertId, date);
     expect(taken.bookingId).not.toBe(held.bookingId);
     // The slow client may still hold another start.
@@ -627,6 +632,18 @@ describe("limits on unpaid holds", () => {
     const moved = await hold(client, expert.expertId, date, "13:00", { bookingId: held[0].bookingId });
     expect((await getBooking(held[0].bookingId)).status).toBe("expired");
     expect((await getBooking(moved.bookingId)).status).toBe("awaiting_payment");
+  });
+
+  it("lets a client go back to the start they moved their hold away from", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const date = freshDate();
+    const first = await hold(client, expert.expertId, date, "10:00");
+    const moved = await hold(client, expert.expertId, date, "11:00", { bookingId: first.bookingId });
+    const back = await hold(client, expert.expertId, date, "10:00", { bookingId: moved.bookingId });
+    expect(back.bookingId).not.toBe(first.bookingId);
+    expect((await getBooking(back.bookingId)).status).toBe("awaiting_payment");
+    expect((await getBooking(moved.bookingId)).status).toBe("expired");
   });
 });
 
