@@ -46,6 +46,16 @@ function validateStep(step: StepKey, form: HTMLFormElement): Errors {
   return errors;
 }
 
+/** The field errors of a refused application, as the server sent them. */
+function serverErrorsOf(result: ExpertSignupResult | null): Errors {
+  const errors: Errors = {};
+  if (result?.status !== "invalid") return errors;
+  for (const [name, messages] of Object.entries(result.errors)) {
+    if (messages?.length) errors[name] = messages;
+  }
+  return errors;
+}
+
 export function useRedirectAfter(to: string | null, delay = REDIRECT_DELAY_MS) {
   const navigate = useNavigate();
   useEffect(() => {
@@ -75,8 +85,9 @@ export function ExpertWizard({
   const formRef = useRef<HTMLFormElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [stepIndex, setStepIndex] = useState(0);
-  const [errors, setErrors] = useState<Errors>({});
-  // A refused application rendered on the server (no JavaScript) starts from what was sent.
+  // A refused application rendered on the server (no JavaScript) starts from what was sent, and
+  // shows why it was refused.
+  const [errors, setErrors] = useState<Errors>(() => serverErrorsOf(result));
   const sent = result?.status === "invalid" ? (result.values ?? {}) : {};
   const sentText = (name: string) => {
     const value = sent[name];
@@ -101,10 +112,7 @@ export function ExpertWizard({
   // biome-ignore lint/correctness/useExhaustiveDependencies: handle each new server answer once
   useEffect(() => {
     if (result?.status !== "invalid") return;
-    const serverErrors: Errors = {};
-    for (const [name, messages] of Object.entries(result.errors)) {
-      if (messages?.length) serverErrors[name] = messages;
-    }
+    const serverErrors = serverErrorsOf(result);
     setErrors(serverErrors);
     const first = steps.findIndex((key) => fieldsOf(key).some((name) => serverErrors[name]));
     if (first === stepIndex) focusFirstError(serverErrors);
