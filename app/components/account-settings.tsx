@@ -29,6 +29,11 @@ function useAccountResult(fetcher: { data?: AccountActionData }, intent: "profil
   return data?.intent === intent ? data : undefined;
 }
 
+/** True when this part was saved by a form posted as a page (no JavaScript): nothing else says so. */
+function savedByPagePost(fetcher: { data?: AccountActionData }, result: AccountActionData | undefined) {
+  return fetcher.data === undefined && result?.ok === true;
+}
+
 /**
  * Name and e-mail, password change, sign-out and account deletion (SPEC.md "Expert portal: Account").
  * Each part is its own form so one can fail without clearing the others.
@@ -101,7 +106,7 @@ function ProfileForm({ name, email }: { name: string; email: string }) {
             {busy ? "Saving..." : "Save Changes"}
           </Button>
           <span role="status" className="success-text">
-            {updated ? "Updated!" : ""}
+            {updated || savedByPagePost(fetcher, result) ? "Updated!" : ""}
           </span>
         </div>
       </fetcher.Form>
@@ -156,10 +161,15 @@ function PasswordForm() {
           }}
           errors={fields.confirmPassword.errors}
         />
-        <div>
+        <div className="row">
           <Button type="submit" disabled={busy}>
             {busy ? "Changing..." : "Change Password"}
           </Button>
+          <span role="status" className="success-text">
+            {savedByPagePost(fetcher, result)
+              ? "Password changed. Your other sessions have been signed out."
+              : ""}
+          </span>
         </div>
       </fetcher.Form>
     </section>

@@ -28,6 +28,8 @@ describe("account settings", () => {
       { cookie },
     );
     expect(response.status).toBe(200);
+    // Without JavaScript (the form posted as a page) the page itself says it worked.
+    expect((await response.text()).split("__remixContext")[0]).toMatch(/role="status"[^>]*>Updated!</);
     const [me] = await db().select().from(users).where(eq(users.id, userId));
     const [other] = await db().select().from(users).where(eq(users.id, otherId));
     expect(me).toMatchObject({ name: "New Name", email: "new@example.com" });
@@ -126,7 +128,12 @@ describe("account settings", () => {
       { cookie: laptop },
     );
     expect(changed.status).toBe(200);
-    expect(await changed.text()).not.toContain("new-password-1");
+    const changedPage = await changed.text();
+    expect(changedPage).not.toContain("new-password-1");
+    // Without JavaScript (the form posted as a page) the page itself says it worked.
+    expect(changedPage.split("__remixContext")[0]).toMatch(
+      /role="status"[^>]*>Password changed\. Your other sessions have been signed out\.</,
+    );
     expect((await get("/dashboard", laptop)).status).toBe(200);
     expect((await get("/dashboard", phone)).status).toBe(302);
     await expect(signIn("changer", "old-password-1")).rejects.toThrow();
