@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useActionData, useFetcher } from "@remix-run/react";
+import { Form, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
@@ -16,6 +16,7 @@ import {
 import { Field } from "./ui/field";
 import { toast } from "./ui/toast";
 import { useFocusFirstInvalid } from "./use-focus-first-invalid";
+import { useHydrated } from "./use-hydrated";
 
 type AccountActionData = { intent: string | null; result: SubmissionResult<string[]> | null; ok: boolean };
 
@@ -190,6 +191,7 @@ function SignOutButton() {
 
 function DeleteAccount() {
   const fetcher = useFetcher();
+  const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
   return (
     <section className="card stack danger-zone" aria-labelledby="delete-heading">
@@ -198,10 +200,27 @@ function DeleteAccount() {
         This removes your account and personal details. Records of payments are kept, without your details, as
         the law requires.
       </p>
+      {hydrated ? null : (
+        // Without JavaScript there is no dialog: the box stands in for "Are you absolutely sure?".
+        <Form method="post" className="stack">
+          <input type="hidden" name="intent" value="delete" />
+          <label className="checkbox">
+            <input type="checkbox" name="confirm" required />
+            <span>I understand that deleting my account cannot be undone.</span>
+          </label>
+          <div>
+            <Button type="submit" variant="danger">
+              Delete Account
+            </Button>
+          </div>
+        </Form>
+      )}
       <Dialog>
-        <DialogTrigger asChild>
-          <Button variant="danger">Delete Account</Button>
-        </DialogTrigger>
+        {hydrated ? (
+          <DialogTrigger asChild>
+            <Button variant="danger">Delete Account</Button>
+          </DialogTrigger>
+        ) : null}
         <DialogContent dismissOnOutsideClick={false} hideClose>
           <DialogTitle>Are you absolutely sure?</DialogTitle>
           <DialogDescription>

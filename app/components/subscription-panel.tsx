@@ -1,6 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
+import { useHydrated } from "~/components/use-hydrated";
 import {
   Dialog,
   DialogClose,
@@ -146,6 +147,7 @@ function StatusNote({ subscription, endText }: { subscription: SubscriptionView;
 function Actions({ subscription, endText }: { subscription: SubscriptionView; endText: string | null }) {
   const navigation = useNavigation();
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   const pending = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
 
   if (subscription.active && subscription.cancelAtPeriodEnd) {
@@ -164,10 +166,21 @@ function Actions({ subscription, endText }: { subscription: SubscriptionView; en
         <Link to="/experts" className={buttonClass()}>
           Ask an expert
         </Link>
+        {hydrated ? null : (
+          // Without JavaScript there is no dialog to confirm in; cancelling can be undone (Resume).
+          <Form method="post">
+            <input type="hidden" name="intent" value="cancel-subscription" />
+            <Button type="submit" variant="secondary">
+              Cancel subscription
+            </Button>
+          </Form>
+        )}
         <Dialog open={open} onOpenChange={setOpen}>
-          <DialogTrigger asChild>
-            <Button variant="secondary">Cancel subscription</Button>
-          </DialogTrigger>
+          {hydrated ? (
+            <DialogTrigger asChild>
+              <Button variant="secondary">Cancel subscription</Button>
+            </DialogTrigger>
+          ) : null}
           <DialogContent>
             <DialogTitle>Cancel your subscription?</DialogTitle>
             <DialogDescription>

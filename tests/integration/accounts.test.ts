@@ -12,6 +12,15 @@ const api = (path: string, method: string, cookie: string, body?: unknown) =>
   });
 
 describe("account settings", () => {
+  it("offers account deletion without JavaScript: a form whose confirming box must be ticked", async () => {
+    await insertAccount("no-script", "no-script-pass");
+    const cookie = await signIn("no-script", "no-script-pass");
+    const markup = (await (await get("/dashboard/settings", cookie)).text()).split("__remixContext")[0];
+    expect(markup).toMatch(
+      /<form method="post"[^>]*><input type="hidden" name="intent" value="delete"\/><label class="checkbox"><input type="checkbox" name="confirm" required=""\/><span>I understand that deleting my account cannot be undone\.<\/span><\/label><div><button type="submit"[^>]*>Delete Account<\/button>/,
+    );
+  });
+
   it("updates the signed-in user's name and e-mail, ignoring any user id in the form", async () => {
     const { userId } = await insertAccount("settler", "settle-pass");
     const { userId: otherId } = await insertAccount("bystander", "bystand-pass");

@@ -142,6 +142,10 @@ describe("the dashboard's subscription panel (test mode)", () => {
     expect(html).toContain("Active");
     expect(html).toContain("Renews on");
     expect(html).toContain("1 question left today");
+    // Without JavaScript (no dialog) the page itself holds a form that cancels.
+    expect(html.split("__remixContext")[0]).toMatch(
+      /<form method="post"[^>]*><input type="hidden" name="intent" value="cancel-subscription"\/><button type="submit"[^>]*>Cancel subscription<\/button><\/form>/,
+    );
 
     const cancel = await postForm(
       "/dashboard?index",
