@@ -87,6 +87,9 @@ describe("the public header", () => {
       for (const name of NAV_LABELS) {
         expect(await mainNav(page).getByRole("link", { name, exact: true }).isVisible()).toBe(true);
       }
+      // The open links do not stay on screen over the page as it scrolls.
+      await page.getByRole("contentinfo").scrollIntoViewIfNeeded();
+      expect((await page.getByRole("banner").first().boundingBox())?.y ?? 0).toBeLessThan(0);
     } finally {
       await context.close();
     }
