@@ -4,7 +4,7 @@ import type {
   EntryContext,
   LoaderFunctionArgs,
 } from "@remix-run/cloudflare";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
@@ -16,6 +16,15 @@ export { runScheduledTasks } from "~/models/scheduled-tasks.server";
 
 const ABORT_DELAY = 5000;
 
+/** A thrown value that is not an Error, readably ("[object Object]" says nothing). */
+function describeThrown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /** One structured line per unexpected error, tied to the request by its id (never shown to users). */
 function logError(error: unknown, request: Request, context: AppLoadContext, where: string) {
   console.error(
@@ -26,7 +35,7 @@ function logError(error: unknown, request: Request, context: AppLoadContext, whe
       requestId: context.requestId,
       method: request.method,
       path: new URL(request.url).pathname,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      error: error instanceof Error ? `${error.name}: ${error.message}` : describeThrown(error),
       stack: error instanceof Error ? error.stack : undefined,
     }),
   );
@@ -39,6 +48,8 @@ function logError(error: unknown, request: Request, context: AppLoadContext, whe
 export function handleError(error: unknown, { request, context }: LoaderFunctionArgs | ActionFunctionArgs) {
   // A client that went away aborts its request; nothing went wrong on our side.
   if (request.signal.aborted) return;
+  // Remix's own 4xx answers (a POST to a page without an action is a 405) are not faults.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logError(error, request, context, "loader/action");
 }
 
