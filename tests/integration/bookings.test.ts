@@ -699,6 +699,12 @@ describe("the client's dashboard", () => {
     expect(html).toContain(`href="/bookings/${created.bookingId}/calendar.ics"`);
     expect(html).toContain("https://calendar.google.com/calendar/render?action=TEMPLATE");
     expect(html).toContain("Cancel Session");
+    // Without JavaScript (no dialog) a disclosure asks, and its form posts back to this page.
+    expect(html.split("__remixContext")[0]).toMatch(
+      new RegExp(
+        `<details class="confirm-disclosure"><summary[^>]*>Cancel Session</summary>.*?<form method="post" action="/bookings/${created.bookingId}/cancel\\?redirectTo=%2Fdashboard%2Fbookings"><button type="submit"[^>]*>Yes, cancel and refund</button>`,
+      ),
+    );
     expect(html).toContain("Sessions can be cancelled up to 24 hours before they start");
     // The video room stays private until it is sent, 15 minutes before.
     expect(html).not.toContain("meet.jit.si");

@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
 import {
@@ -10,6 +10,7 @@ import {
   DialogTrigger,
 } from "~/components/ui/dialog";
 import { type ToastMessage, toast } from "~/components/ui/toast";
+import { useHydrated } from "~/components/use-hydrated";
 
 /** "Add to calendar": the .ics file (any calendar app) and a Google Calendar link, both in UTC. */
 export function AddToCalendar({
@@ -57,6 +58,8 @@ export function CancelBookingButton({
   onCancelled?: () => void;
 }) {
   const fetcher = useFetcher<CancelData>();
+  const hydrated = useHydrated();
+  const location = useLocation();
   const [open, setOpen] = useState(false);
   const busy = fetcher.state !== "idle";
   const onCancelledRef = useRef(onCancelled);
@@ -75,6 +78,25 @@ export function CancelBookingButton({
     setOpen(false);
     if (data.ok) onCancelledRef.current?.();
   }, [fetcher.data]);
+
+  if (!hydrated) {
+    // Without JavaScript there is no dialog: the disclosure asks the same question, and the post
+    // comes back to this page with the outcome.
+    const back = encodeURIComponent(`${location.pathname}${location.search}`);
+    return (
+      <details className="confirm-disclosure">
+        <summary className={buttonClass({ variant: "danger", size: "sm" })}>{label}</summary>
+        <div className="confirm-disclosure__body stack">
+          <p>{description}</p>
+          <form method="post" action={`/bookings/${bookingId}/cancel?redirectTo=${back}`}>
+            <Button type="submit" variant="danger" size="sm">
+              Yes, cancel and refund
+            </Button>
+          </form>
+        </div>
+      </details>
+    );
+  }
 
   return (
     <Dialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
