@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData, useFetcher } from "@remix-run/react";
+import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
+import { ConfirmDisclosure } from "./ui/confirm-disclosure";
 import {
   Dialog,
   DialogClose,
@@ -189,6 +190,9 @@ function SignOutButton() {
   );
 }
 
+const DELETE_WARNING =
+  "This cannot be undone. Your account, favourites and notifications will be deleted and you will be signed out everywhere.";
+
 function DeleteAccount() {
   const fetcher = useFetcher();
   const hydrated = useHydrated();
@@ -201,19 +205,12 @@ function DeleteAccount() {
         the law requires.
       </p>
       {hydrated ? null : (
-        // Without JavaScript there is no dialog: the box stands in for "Are you absolutely sure?".
-        <Form method="post" className="stack">
-          <input type="hidden" name="intent" value="delete" />
-          <label className="checkbox">
-            <input type="checkbox" name="confirm" required />
-            <span>I understand that deleting my account cannot be undone.</span>
-          </label>
-          <div>
-            <Button type="submit" variant="danger">
-              Delete Account
-            </Button>
-          </div>
-        </Form>
+        <ConfirmDisclosure
+          label="Delete Account"
+          description={DELETE_WARNING}
+          confirmLabel="Delete"
+          intent="delete"
+        />
       )}
       <Dialog>
         {hydrated ? (
@@ -223,10 +220,7 @@ function DeleteAccount() {
         ) : null}
         <DialogContent dismissOnOutsideClick={false} hideClose>
           <DialogTitle>Are you absolutely sure?</DialogTitle>
-          <DialogDescription>
-            This cannot be undone. Your account, favourites and notifications will be deleted and you will be
-            signed out everywhere.
-          </DialogDescription>
+          <DialogDescription>{DELETE_WARNING}</DialogDescription>
           <DialogFooter>
             <DialogClose asChild>
               <Button variant="secondary">Cancel</Button>

@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
-import { useHydrated } from "~/components/use-hydrated";
+import { ConfirmDisclosure } from "~/components/ui/confirm-disclosure";
 import {
   Dialog,
   DialogClose,
@@ -11,6 +11,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from "~/components/ui/dialog";
+import { useHydrated } from "~/components/use-hydrated";
 import { formatDate } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import {
@@ -148,6 +149,7 @@ function Actions({ subscription, endText }: { subscription: SubscriptionView; en
   const navigation = useNavigation();
   const [open, setOpen] = useState(false);
   const hydrated = useHydrated();
+  const cancelText = `It stays active until ${endText}, with your daily question, and you won't be charged again. You can resume it before that date.`;
   const pending = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
 
   if (subscription.active && subscription.cancelAtPeriodEnd) {
@@ -167,13 +169,13 @@ function Actions({ subscription, endText }: { subscription: SubscriptionView; en
           Ask an expert
         </Link>
         {hydrated ? null : (
-          // Without JavaScript there is no dialog to confirm in; cancelling can be undone (Resume).
-          <Form method="post">
-            <input type="hidden" name="intent" value="cancel-subscription" />
-            <Button type="submit" variant="secondary">
-              Cancel subscription
-            </Button>
-          </Form>
+          <ConfirmDisclosure
+            label="Cancel subscription"
+            variant="secondary"
+            description={cancelText}
+            confirmLabel="Cancel subscription"
+            intent="cancel-subscription"
+          />
         )}
         <Dialog open={open} onOpenChange={setOpen}>
           {hydrated ? (
@@ -183,10 +185,7 @@ function Actions({ subscription, endText }: { subscription: SubscriptionView; en
           ) : null}
           <DialogContent>
             <DialogTitle>Cancel your subscription?</DialogTitle>
-            <DialogDescription>
-              It stays active until {endText}, with your daily question, and you won't be charged again. You
-              can resume it before that date.
-            </DialogDescription>
+            <DialogDescription>{cancelText}</DialogDescription>
             <Form method="post" onSubmit={() => setOpen(false)}>
               <input type="hidden" name="intent" value="cancel-subscription" />
               <DialogFooter>

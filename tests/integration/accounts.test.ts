@@ -12,12 +12,12 @@ const api = (path: string, method: string, cookie: string, body?: unknown) =>
   });
 
 describe("account settings", () => {
-  it("offers account deletion without JavaScript: a form whose confirming box must be ticked", async () => {
+  it("offers account deletion without JavaScript, behind the same question the dialog asks", async () => {
     await insertAccount("no-script", "no-script-pass");
     const cookie = await signIn("no-script", "no-script-pass");
     const markup = (await (await get("/dashboard/settings", cookie)).text()).split("__remixContext")[0];
     expect(markup).toMatch(
-      /<form method="post"[^>]*><input type="hidden" name="intent" value="delete"\/><label class="checkbox"><input type="checkbox" name="confirm" required=""\/><span>I understand that deleting my account cannot be undone\.<\/span><\/label><div><button type="submit"[^>]*>Delete Account<\/button>/,
+      /<details class="confirm-disclosure"><summary[^>]*>Delete Account<\/summary><div[^>]*><p>This cannot be undone\..*?<\/p><form method="post" action="\/dashboard\/settings"><input type="hidden" name="intent" value="delete"\/><button type="submit"[^>]*>Delete<\/button>/,
     );
   });
 

@@ -96,7 +96,8 @@ async function formState(html: string) {
 }
 
 /** The page as a browser without JavaScript shows it: the markup with every script's text taken out. */
-const shownOnPage = (html: string) => html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "<script></script>");
+const shownOnPage = (html: string) =>
+  html.replace(/<script\b[^>]*>[\s\S]*?<\/script>/gi, "<script></script>");
 
 const countUsers = async () => (await db().select({ n: sql<number>`count(*)` }).from(users))[0].n;
 const countExperts = async () => (await db().select({ n: sql<number>`count(*)` }).from(experts))[0].n;

@@ -144,7 +144,7 @@ describe("the dashboard's subscription panel (test mode)", () => {
     expect(html).toContain("1 question left today");
     // Without JavaScript (no dialog) the page itself holds a form that cancels.
     expect(html.split("__remixContext")[0]).toMatch(
-      /<form method="post"[^>]*><input type="hidden" name="intent" value="cancel-subscription"\/><button type="submit"[^>]*>Cancel subscription<\/button><\/form>/,
+      /<details class="confirm-disclosure"><summary[^>]*>Cancel subscription<\/summary>.*?<form method="post" action="\/dashboard\?index"><input type="hidden" name="intent" value="cancel-subscription"\/><button type="submit"[^>]*>Cancel subscription<\/button><\/form>/,
     );
 
     const cancel = await postForm(

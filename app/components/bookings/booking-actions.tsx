@@ -1,6 +1,7 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
+import { ConfirmDisclosure } from "~/components/ui/confirm-disclosure";
 import {
   Dialog,
   DialogContent,
@@ -84,17 +85,13 @@ export function CancelBookingButton({
     // comes back to this page with the outcome.
     const back = encodeURIComponent(`${location.pathname}${location.search}`);
     return (
-      <details className="confirm-disclosure">
-        <summary className={buttonClass({ variant: "danger", size: "sm" })}>{label}</summary>
-        <div className="confirm-disclosure__body stack">
-          <p>{description}</p>
-          <form method="post" action={`/bookings/${bookingId}/cancel?redirectTo=${back}`}>
-            <Button type="submit" variant="danger" size="sm">
-              Yes, cancel and refund
-            </Button>
-          </form>
-        </div>
-      </details>
+      <ConfirmDisclosure
+        label={label}
+        description={description}
+        confirmLabel="Yes, cancel and refund"
+        action={`/bookings/${bookingId}/cancel?redirectTo=${back}`}
+        size="sm"
+      />
     );
   }
 
