@@ -1,4 +1,4 @@
-import { useFetcher, useLocation } from "@remix-run/react";
+import { useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ConfirmDisclosure } from "~/components/ui/confirm-disclosure";
@@ -12,6 +12,7 @@ import {
 } from "~/components/ui/dialog";
 import { type ToastMessage, toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/use-hydrated";
+import type { loader as rootLoader } from "~/root";
 
 /** "Add to calendar": the .ics file (any calendar app) and a Google Calendar link, both in UTC. */
 export function AddToCalendar({
@@ -61,6 +62,9 @@ export function CancelBookingButton({
   const fetcher = useFetcher<CancelData>();
   const hydrated = useHydrated();
   const location = useLocation();
+  // In test mode no card was charged, so there is nothing to refund.
+  const testMode = useRouteLoaderData<typeof rootLoader>("root")?.config.paymentsTestMode ?? false;
+  const confirmLabel = testMode ? "Yes, cancel" : "Yes, cancel and refund";
   const [open, setOpen] = useState(false);
   const busy = fetcher.state !== "idle";
   const onCancelledRef = useRef(onCancelled);
@@ -88,7 +92,7 @@ export function CancelBookingButton({
       <ConfirmDisclosure
         label={label}
         description={description}
-        confirmLabel="Yes, cancel and refund"
+        confirmLabel={confirmLabel}
         action={`/bookings/${bookingId}/cancel?redirectTo=${back}`}
         size="sm"
       />
@@ -112,7 +116,7 @@ export function CancelBookingButton({
               Keep Session
             </Button>
             <Button type="submit" variant="danger" disabled={busy}>
-              {busy ? "Cancelling..." : "Yes, cancel and refund"}
+              {busy ? "Cancelling..." : confirmLabel}
             </Button>
           </DialogFooter>
         </fetcher.Form>
