@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
+import { NeedsJavaScript } from "./needs-javascript";
 import { Button } from "./ui/button";
 
 const ADMIN_SECTIONS = [
@@ -50,6 +51,10 @@ export function AdminFrame({ signedInAs, children }: { signedInAs: string; child
           </Link>
         ))}
       </nav>
+      <NeedsJavaScript>
+        The admin area needs JavaScript for most of its actions. Please turn it on in your browser and reload
+        this page.
+      </NeedsJavaScript>
       {children}
     </div>
   );

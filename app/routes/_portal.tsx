@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
+import { NeedsJavaScript } from "~/components/needs-javascript";
 import { type PortalLink, PortalSidebar } from "~/components/portal-sidebar";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { publicProfilePath } from "~/lib/expert-urls";
@@ -42,6 +43,10 @@ export default function ExpertPortal() {
     <div className="portal-layout">
       <PortalSidebar links={portalLinks(profileUrl)} />
       <div className="portal-main">
+        <NeedsJavaScript>
+          The expert portal needs JavaScript to answer questions, manage sessions and save your profile.
+          Please turn it on in your browser and reload this page.
+        </NeedsJavaScript>
         <Outlet />
       </div>
     </div>

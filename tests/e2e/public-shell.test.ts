@@ -1,8 +1,9 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
+import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
 import { getBrowser } from "./support/browser";
-import { gotoHydrated } from "./support/pages";
+import { gotoHydrated, signInAs } from "./support/pages";
 
 const NAV_LABELS = [
   "Home",
@@ -93,6 +94,41 @@ describe("the public header", () => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe("screens that need JavaScript, without it", () => {
+  it("say so, instead of showing controls that do nothing or a load that never ends", async () => {
+    const { context, page } = await newNoJsPage(PHONE);
+    try {
+      const signIn = async (role: "client" | "expert" | "admin") => {
+        const { username, password } = DEMO_ACCOUNTS[role];
+        await context.clearCookies();
+        const response = await context.request.post("/auth", {
+          form: { intent: "login", username, password },
+          headers: { Origin: baseUrl() },
+          maxRedirects: 0,
+        });
+        expect(response.status(), role).toBe(302);
+      };
+      await signIn("client");
+      await page.goto("/book/1");
+      await page.getByText("Booking needs JavaScript").waitFor();
+      expect(await page.getByText("Loading expert details...").isVisible()).toBe(false);
+      await signIn("expert");
+      await page.goto("/expert/questions");
+      await page.getByText("The expert portal needs JavaScript").waitFor();
+      await signIn("admin");
+      await page.goto("/admin/experts");
+      await page.getByText("The admin area needs JavaScript").waitFor();
+    } finally {
+      await context.close();
+    }
+    // With scripts, none of it shows.
+    const scripted = await newPage(PHONE);
+    await signInAs(scripted, "expert");
+    await gotoHydrated(scripted, "/expert/questions");
+    expect(await scripted.getByText("The expert portal needs JavaScript").isVisible()).toBe(false);
   });
 });
 

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MonthCalendar } from "~/components/bookings/month-calendar";
 import { ExpertAvatar } from "~/components/expert-avatar";
+import { NeedsJavaScript } from "~/components/needs-javascript";
 import { PaymentFields } from "~/components/payment/payment-fields";
 import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
 import { Button, buttonClass } from "~/components/ui/button";
@@ -459,9 +460,15 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
                 </div>
               </>
             ) : (
-              <p className="status-text" role="status">
-                Loading expert details...
-              </p>
+              <>
+                <NeedsJavaScript>
+                  Booking needs JavaScript: it shows the expert's open times in your own time zone and takes
+                  the payment securely. Please turn it on in your browser and reload this page.
+                </NeedsJavaScript>
+                <p className="status-text needs-js" role="status">
+                  Loading expert details...
+                </p>
+              </>
             )}
           </section>
 
