@@ -10,17 +10,15 @@
  * form, say) leaves it read in part.
  *
  * The app gets a body read on demand; once the answer is ready, `finish` reads and drops what is left.
- * That includes an upload the app refused for its size (the routes that take files refuse by
- * declared length before reading): a client still sending its body does not read the answer, so
- * behind `wrangler dev` an 11 MB form posted to a page got part of its 413 page and then hung. Only
- * past `DRAIN_LIMIT_BYTES`, more than Cloudflare lets a request carry at all, is that one connection
- * given up instead.
+ * It reads at most `DRAIN_LIMIT_BYTES`: an upload the app refused for its size is not read further
+ * (the routes that take files refuse by declared length before reading, and stop reading past their
+ * limit), and that one connection is given up instead.
  *
  * tests/integration/request-body.test.ts; tests/e2e/smoke.test.ts ("a refused body").
  */
 
-/** Cloudflare's own limit on a request body (100 MB on the Free and Pro plans); never reached there. */
-const DRAIN_LIMIT_BYTES = 100 * 1024 * 1024;
+/** More than any form or JSON body the app takes; a refused upload beyond this is not worth reading. */
+const DRAIN_LIMIT_BYTES = 8 * 1024 * 1024;
 
 /** `request` with a body read on demand, and `finish`, which reads what the app left unread. */
 export function readToTheEnd(
