@@ -1,4 +1,4 @@
-import { useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ConfirmDisclosure } from "~/components/ui/confirm-disclosure";
@@ -12,7 +12,7 @@ import {
 } from "~/components/ui/dialog";
 import { type ToastMessage, toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/use-hydrated";
-import type { loader as rootLoader } from "~/root";
+import { usePaymentsTestMode } from "~/components/use-payments-test-mode";
 
 /** "Add to calendar": the .ics file (any calendar app) and a Google Calendar link, both in UTC. */
 export function AddToCalendar({
@@ -62,9 +62,7 @@ export function CancelBookingButton({
   const fetcher = useFetcher<CancelData>();
   const hydrated = useHydrated();
   const location = useLocation();
-  // In test mode no card was charged, so there is nothing to refund.
-  const testMode = useRouteLoaderData<typeof rootLoader>("root")?.config.paymentsTestMode ?? false;
-  const confirmLabel = testMode ? "Yes, cancel" : "Yes, cancel and refund";
+  const confirmLabel = usePaymentsTestMode() ? "Yes, cancel" : "Yes, cancel and refund";
   const [open, setOpen] = useState(false);
   const busy = fetcher.state !== "idle";
   const onCancelledRef = useRef(onCancelled);

@@ -1,9 +1,8 @@
-import { useRouteLoaderData } from "@remix-run/react";
 import type { ClientBookingView } from "~/components/client-bookings";
 import { ReviewForm } from "~/components/review-form";
+import { usePaymentsTestMode } from "~/components/use-payments-test-mode";
 import { formatCents } from "~/lib/money";
 import { CLIENT_CANCEL_CUTOFF_HOURS, clientMayCancel } from "~/lib/slots";
-import type { loader as rootLoader } from "~/root";
 import { AddToCalendar, CancelBookingButton } from "./booking-actions";
 
 /**
@@ -11,8 +10,7 @@ import { AddToCalendar, CancelBookingButton } from "./booking-actions";
  * session to a calendar, and cancel it up to 24 hours before the start (later, say why not).
  */
 export function ClientBookingActions({ booking, now }: { booking: ClientBookingView; now: number }) {
-  // In test mode no card was charged, so there is nothing to refund.
-  const testMode = useRouteLoaderData<typeof rootLoader>("root")?.config.paymentsTestMode ?? false;
+  const testMode = usePaymentsTestMode();
   const upcoming = booking.status === "confirmed" && booking.startsAt + booking.duration * 60_000 > now;
   if (booking.status === "pending") return <span className="muted">Payment processing</span>;
   if (booking.status === "cancelled") {
