@@ -1,7 +1,8 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { useForm } from "~/components/use-form";
 import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
 import { ConfirmDisclosure } from "./ui/confirm-disclosure";

@@ -1,7 +1,8 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import type { ReactNode } from "react";
+import { useForm } from "~/components/use-form";
 import { LoginSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
 import { Field } from "./ui/field";

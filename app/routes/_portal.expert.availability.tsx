@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   type ActionFunctionArgs,
@@ -12,6 +12,7 @@ import { requireExpert } from "~/auth/guards.server";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Label } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
+import { useForm } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
 import { readForm } from "~/lib/form-data.server";
 import {

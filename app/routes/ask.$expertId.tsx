@@ -1,4 +1,4 @@
-import { getFormProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   type ActionFunctionArgs,
@@ -26,6 +26,7 @@ import { TextareaField } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
 import { toast } from "~/components/ui/toast";
 import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
+import { useForm } from "~/components/use-form";
 import { ASK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
 import { readForm } from "~/lib/form-data.server";
 import { formatCents } from "~/lib/money";

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, data, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
@@ -8,6 +8,7 @@ import { seo } from "~/components/seo";
 import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { ServerToast } from "~/components/ui/toast";
+import { useForm } from "~/components/use-form";
 import { readForm } from "~/lib/form-data.server";
 import { createContactMessage } from "~/models/contact.server";
 import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";

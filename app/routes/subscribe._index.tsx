@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   type ActionFunctionArgs,
@@ -16,6 +16,7 @@ import { seo } from "~/components/seo";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
+import { useForm } from "~/components/use-form";
 import { formatDate } from "~/lib/dates";
 import { readForm } from "~/lib/form-data.server";
 import { formatCents } from "~/lib/money";

@@ -1,4 +1,4 @@
-import { getFormProps, getSelectProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import {
   type ActionFunctionArgs,
@@ -16,6 +16,7 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ErrorList, Label, TextareaField } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { useForm } from "~/components/use-form";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay, OPEN_QUESTION_STATUSES } from "~/lib/questions";

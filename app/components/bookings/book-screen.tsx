@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
@@ -11,6 +11,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { ErrorList, Field, Label, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
+import { useForm } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
 import { BOOK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
 import { expertProfilePath } from "~/lib/experts";

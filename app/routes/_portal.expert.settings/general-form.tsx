@@ -1,10 +1,4 @@
-import {
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  type SubmissionResult,
-  useForm,
-} from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
@@ -14,6 +8,7 @@ import { SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
+import { useForm } from "~/components/use-form";
 import { EXPERT_LIMITS, filterCustomUrlInput, makeExpertGeneralSchema } from "~/schemas/expert";
 
 export type SettingsFormResult = {

@@ -1,8 +1,9 @@
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
 import { PrefixedField } from "~/components/prefixed-field";
 import { Button } from "~/components/ui/button";
+import { useForm } from "~/components/use-form";
 import { ExpertPricingSchema } from "~/schemas/expert";
 import { type SettingsFormResult, useSaveToast } from "./general-form";
 

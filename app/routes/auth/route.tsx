@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type SubmissionResult, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
@@ -12,6 +12,7 @@ import { LoginForm } from "~/components/login-form";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { useForm } from "~/components/use-form";
 import { readForm } from "~/lib/form-data.server";
 import { RegisterSchema } from "~/schemas/auth";
 
