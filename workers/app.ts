@@ -36,11 +36,17 @@ function isPrivateKind(request: Request, response: Response) {
   return !(type.startsWith("image/") || type.startsWith("font/") || type.includes("javascript"));
 }
 
-/** The methods a route answers, for a 405 or an OPTIONS: its loader's, and POST when it has an action. */
+/**
+ * The methods a route answers, for a 405 or an OPTIONS: those it names (API routes export
+ * `allowedMethods`), else its loader's, and POST when it has an action.
+ */
 function allowedMethods(pathname: string): string {
   const id = routeIdOf(pathname);
-  const module = id ? build.routes[id]?.module : undefined;
-  return module && "action" in module && module.action ? "GET, HEAD, POST" : "GET, HEAD";
+  const module: { action?: unknown; allowedMethods?: unknown } | undefined = id
+    ? build.routes[id]?.module
+    : undefined;
+  if (Array.isArray(module?.allowedMethods)) return module.allowedMethods.join(", ");
+  return module?.action ? "GET, HEAD, POST" : "GET, HEAD";
 }
 
 /**

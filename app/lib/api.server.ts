@@ -119,8 +119,13 @@ export function apiJson(body: unknown, init: { status?: number; headers?: Header
   return Response.json(body, { status: init.status ?? 200, headers });
 }
 
-/** A 405 that names the methods the route takes, as HTTP requires (RFC 9110 15.5.6). */
-export function methodNotAllowed(...allow: string[]): Response {
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * A 405 that names the methods the route takes, as HTTP requires (RFC 9110 15.5.6). An API route
+ * exports those methods as `allowedMethods`, which an OPTIONS to it answers with too (workers/app.ts).
+ */
+export function methodNotAllowed(...allow: HttpMethod[]): Response {
   const response = apiError(405, "Method not allowed");
   response.headers.set("Allow", allow.join(", "));
   return response;

@@ -3,12 +3,14 @@ import { changePassword, PASSWORD_THROTTLED_MESSAGE } from "~/auth/account.serve
 import { apiError, apiJson, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
 import { ChangePasswordApiSchema, WRONG_CURRENT_PASSWORD_MESSAGE } from "~/schemas/auth";
 
+export const allowedMethods = ["POST"] as const;
+
 /**
  * POST /api/auth/change-password {currentPassword, newPassword[, confirmPassword]}: the account
  * screens' rules. Every other session of the account ends; this one stays signed in.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const input = await readJson(request, ChangePasswordApiSchema);
   const outcome = await changePassword(context, request, user, {
@@ -24,4 +26,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return apiJson({ success: true, message: "Password changed" });
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -5,13 +5,15 @@ import { publicUser } from "~/auth/status.server";
 import { apiError, apiJson, methodNotAllowed, readJson } from "~/lib/api.server";
 import { LoginSchema } from "~/schemas/auth";
 
+export const allowedMethods = ["POST"] as const;
+
 /**
  * POST /api/auth/login {username, password} (SPEC.md section 7): the login screens' check, throttle
  * included (401 "Invalid username or password", 429 when throttled). Answers {authenticated, user}
  * and sets the session cookie (a new session id at every sign-in).
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const credentials = await readJson(request, LoginSchema);
   try {
     const user = await verifyCredentials(context, request, credentials);
@@ -23,4 +25,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -3,6 +3,8 @@ import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.
 import { bookingDeps, confirmBookingPayment, parseId } from "~/models/bookings.server";
 import { ConfirmBookingPaymentSchema } from "~/schemas/bookings";
 
+export const allowedMethods = ["POST"] as const;
+
 /**
  * POST /api/bookings/{id}/payment {paymentIntentId}: the browser confirmed the payment; the server
  * checks the PaymentIntent with Stripe (this booking's, succeeded, the right amount) before the
@@ -10,7 +12,7 @@ import { ConfirmBookingPaymentSchema } from "~/schemas/bookings";
  * went to someone else (the payment is then refunded).
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const bookingId = parseId(params.bookingId);
   if (bookingId === null) return apiError(404, "Booking not found.");
@@ -35,4 +37,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   );
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -4,6 +4,8 @@ import { bookingDeps, clientBookingsView, createBooking } from "~/models/booking
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { BookingApiSchema } from "~/schemas/bookings";
 
+export const allowedMethods = ["GET", "HEAD", "POST"] as const;
+
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /** GET /api/bookings: the caller's own sessions (never unpaid holds). */
@@ -27,7 +29,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * reason "price_changed", never a charge they did not see.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET", "HEAD", "POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const input = await readJson(request, BookingApiSchema);
   const result = await createBooking(bookingDeps(context), {

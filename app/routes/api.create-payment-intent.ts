@@ -12,6 +12,8 @@ import { askQuestion, parseExpertId, questionDeps } from "~/models/questions.ser
 import { SessionPaymentIntentSchema } from "~/schemas/bookings";
 import { QuestionPaymentIntentSchema } from "~/schemas/questions";
 
+export const allowedMethods = ["POST"] as const;
+
 /**
  * POST /api/create-payment-intent (SPEC.md section 7) -> {clientSecret}. DESIGN.md: nothing paid is
  * lost, so a PaymentIntent is never made for nothing: the call writes the unpaid question
@@ -22,7 +24,7 @@ import { QuestionPaymentIntentSchema } from "~/schemas/questions";
  * null and the question or booking is accepted at once.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const body = await readJsonObject(request);
 
@@ -78,4 +80,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -5,6 +5,8 @@ import { apiError, methodNotAllowed, readJson } from "~/lib/api.server";
 import { startSubscription, subscriptionDeps } from "~/models/subscriptions.server";
 import { SubscribeAccountSchema, SubscribeSignedInSchema } from "~/schemas/subscription";
 
+export const allowedMethods = ["POST"] as const;
+
 const NO_STORE = "private, no-store";
 
 /**
@@ -16,7 +18,7 @@ const NO_STORE = "private, no-store";
  * Any `amount` sent is ignored: the price is the server's.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await getOptionalUser(context, request);
   let userId: number;
   let cookie: string | null = null;
@@ -59,4 +61,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   );
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

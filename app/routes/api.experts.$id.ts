@@ -22,6 +22,8 @@ import { invalidateExpert } from "~/services/cache.server";
 import { saveExpertGeneral, saveExpertPricing } from "~/services/expert-profile.server";
 import { readExpertProfile } from "~/services/read-models.server";
 
+export const allowedMethods = ["GET", "HEAD", "PATCH"] as const;
+
 const NOT_FOUND = "Expert not found";
 
 /** GET /api/experts/{id}: the public profile, as the profile page shows it (SPEC.md section 7). */
@@ -47,7 +49,7 @@ const KNOWN_FIELDS = new Set<string>([...EXPERT_GENERAL_FIELDS, ...EXPERT_PRICIN
  * Everything is checked before anything is saved. Answers the profile as the settings screen reads it.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "PATCH") return methodNotAllowed("GET", "HEAD", "PATCH");
+  if (request.method !== "PATCH") return methodNotAllowed(...allowedMethods);
   const expertId = parsePathId(params.id);
   if (expertId === null) return apiError(404, NOT_FOUND);
   const user = await requireApiExpertOwner(context, request, expertId);

@@ -4,6 +4,8 @@ import { apiError, methodNotAllowed } from "~/lib/api.server";
 import { replaceExpertImage, UploadError } from "~/services/expert-images.server";
 import { IMAGE_MAX_BYTES, readUploadForm } from "~/services/media.server";
 
+export const allowedMethods = ["POST"] as const;
+
 const KINDS = { profile: "profileImage", header: "headerImage" } as const;
 
 /**
@@ -12,7 +14,7 @@ const KINDS = { profile: "profileImage", header: "headerImage" } as const;
  * Answers { profileImage } or { headerImage } with the new URL.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const kind: keyof typeof KINDS | null =
     params.kind === "profile" || params.kind === "header" ? params.kind : null;
   if (!kind) return apiError(404, "Not found");
@@ -41,4 +43,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   }
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -16,6 +16,8 @@ import {
 } from "~/services/expert-profile.server";
 import { loadBrowsePage } from "~/services/read-models.server";
 
+export const allowedMethods = ["GET", "HEAD", "POST"] as const;
+
 /**
  * GET /api/experts[?q=&category=&sort=&minPrice=&maxPrice=&page=]: the browse list (SPEC.md section
  * 7), with the browse screen's query rules: anything invalid falls back to its default.
@@ -39,7 +41,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * custom URL is taken.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET", "HEAD", "POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const body = await readJsonObject(request);
   if (body.userId !== undefined && body.userId !== user.id) {

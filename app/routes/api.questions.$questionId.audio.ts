@@ -6,6 +6,8 @@ import { ANSWER_MESSAGES } from "~/schemas/questions";
 import { submitAnswer } from "~/services/answers.server";
 import { AUDIO_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
 
+export const allowedMethods = ["POST"] as const;
+
 /**
  * POST /api/questions/{id}/audio, multipart: `audio` (the recording; its bytes decide its type,
  * whatever it is called), `status` (answered), and an optional text `answer` (SPEC.md section 7).
@@ -13,7 +15,7 @@ import { AUDIO_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.s
  * and admins can stream it. 413 for a file over 25 MB, 415 for a file that is not audio.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const questionId = parsePathId(params.questionId);
   if (questionId === null) return apiError(404, "Question not found.");
@@ -48,4 +50,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   });
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -3,13 +3,15 @@ import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.
 import { confirmQuestionPayment, parseExpertId, questionDeps } from "~/models/questions.server";
 import { ConfirmPaymentSchema } from "~/schemas/questions";
 
+export const allowedMethods = ["POST"] as const;
+
 /**
  * POST /api/questions/{id}/payment {paymentIntentId}: the browser confirmed the payment; the server
  * checks the PaymentIntent with Stripe (this question's, authorised, right amount) before the
  * question counts as paid. 400 with the reason otherwise; nothing changes.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const questionId = parseExpertId(params.questionId);
   if (questionId === null) return apiError(404, "Question not found.");
@@ -27,4 +29,4 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   );
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -10,6 +10,8 @@ import {
 import { isAdminUser } from "~/models/users.server";
 import { AskQuestionApiSchema } from "~/schemas/questions";
 
+export const allowedMethods = ["GET", "HEAD", "POST"] as const;
+
 const NO_STORE = { "Cache-Control": "private, no-store" };
 
 /** GET /api/questions: the caller's own questions, or every question for an admin (SPEC.md section 7). */
@@ -38,7 +40,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * confirms; in test mode or for a subscriber the question is accepted at once. The price is ours.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("GET", "HEAD", "POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const input = await readJson(request, AskQuestionApiSchema);
   const result = await askQuestion(questionDeps(context), {

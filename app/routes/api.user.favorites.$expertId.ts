@@ -4,6 +4,8 @@ import { addFavorite, removeFavorite } from "~/models/favorites.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { parseExpertId } from "~/services/profile-page.server";
 
+export const allowedMethods = ["POST", "DELETE"] as const;
+
 /**
  * POST /api/user/favorites/{expertId} adds, DELETE removes (SPEC.md section 7); always for the
  * signed-in user. An unknown expert is a 404 and nothing is stored; adding twice keeps one row.
@@ -21,10 +23,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       change = await removeFavorite(context.db, user.id, expertId);
       break;
     default:
-      return methodNotAllowed("POST", "DELETE");
+      return methodNotAllowed(...allowedMethods);
   }
   if (change === "expert_not_found") return apiError(404, "Expert not found");
   return Response.json(change, { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } });
 }
 
-export const loader = () => methodNotAllowed("POST", "DELETE");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -6,6 +6,8 @@ import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.
 import { getSessionUserById } from "~/models/users.server";
 import { AccountProfileSchema } from "~/schemas/auth";
 
+export const allowedMethods = ["PATCH", "DELETE"] as const;
+
 /** PATCH /api/users/{id} {name, email}; DELETE /api/users/{id}. Only ever the caller's own account. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireApiUser(context, request);
@@ -28,8 +30,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       return Response.json({ success: true }, { headers: { "Set-Cookie": clearSessionCookie() } });
     }
     default:
-      return methodNotAllowed("PATCH", "DELETE");
+      return methodNotAllowed(...allowedMethods);
   }
 }
 
-export const loader = () => methodNotAllowed("PATCH", "DELETE");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -5,13 +5,15 @@ import { apiError, apiJson, methodNotAllowed, readJson } from "~/lib/api.server"
 import { getSessionUserById } from "~/models/users.server";
 import { CreateUserApiSchema } from "~/schemas/auth";
 
+export const allowedMethods = ["POST"] as const;
+
 /**
  * POST /api/users (SPEC.md section 7): creates a plain user account, as registration, /subscribe and
  * the expert sign-up do, and signs it in (Set-Cookie). Role and admin flags are never taken from the
  * body. 409 when the username is taken; nothing is created then.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed("POST");
+  if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const input = await readJson(request, CreateUserApiSchema);
   const account = await createAccountAndSignIn(context, request, input);
   if (!account.ok) {
@@ -26,4 +28,4 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const loader = () => methodNotAllowed("POST");
+export const loader = () => methodNotAllowed(...allowedMethods);

@@ -295,4 +295,22 @@ describe("a method a route does not take", () => {
     expect(response.headers.get("Allow")).toBe("GET, HEAD, POST");
     expect(await response.text()).toBe("");
   });
+
+  it("names in an OPTIONS the same methods as in its 405, for routes that take PATCH, DELETE or only POST", async () => {
+    const cases: Array<[string, string]> = [
+      ["/api/users/1", "PATCH, DELETE"],
+      ["/api/experts/1", "GET, HEAD, PATCH"],
+      ["/api/questions/1", "PATCH"],
+      ["/api/user/favorites/1", "POST, DELETE"],
+      ["/api/auth/login", "POST"],
+      ["/api/categories", "GET, HEAD"],
+      ["/sitemap.xml", "GET, HEAD"],
+    ];
+    for (const [path, allow] of cases) {
+      const response = await callApi("OPTIONS", path);
+      expect(response.status, path).toBe(204);
+      expect(response.headers.get("Allow"), `OPTIONS ${path}`).toBe(allow);
+      await response.body?.cancel();
+    }
+  });
 });
