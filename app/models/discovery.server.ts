@@ -20,7 +20,7 @@ import {
   ratingOrDefault,
 } from "~/lib/experts";
 import { toFtsQuery } from "~/lib/search";
-import { BROWSE_PAGE_SIZE, type BrowseQuery, type Sort } from "~/schemas/browse";
+import { BROWSE_PAGE_SIZE, type BrowseQuery, MAX_PAGE, type Sort } from "~/schemas/browse";
 
 /** How many experts the home page features. */
 export const FEATURED_LIMIT = 8;
@@ -154,13 +154,14 @@ export function browseStatements(
   if (query.minPrice !== null) filters.push(sql`e.question_rate >= ${query.minPrice * 100}`);
   if (query.maxPrice !== null) filters.push(sql`e.question_rate <= ${query.maxPrice * 100}`);
   const where = sql.join(filters, sql` AND `);
-  const offset = (query.page - 1) * pageSize;
+  // A page deeper than MAX_PAGE is empty, like a page past the last: no OFFSET scan that deep.
+  const served = query.page <= MAX_PAGE;
   return {
     page: sql`
       SELECT ${CARD_COLUMNS} FROM experts e JOIN users u ON u.id = e.user_id
       WHERE ${where}
       ORDER BY ${ORDER_BY[query.sort]}
-      LIMIT ${pageSize} OFFSET ${offset}`,
+      LIMIT ${served ? pageSize : 0} OFFSET ${served ? (query.page - 1) * pageSize : 0}`,
     count: sql`SELECT count(*) AS total FROM experts e WHERE ${where}`,
   };
 }

@@ -26,7 +26,7 @@ export const PRICE_PRESETS = [
 export const BROWSE_PAGE_SIZE = 12;
 /** Longer searches are cut here (a search is a few words, never a document). */
 export const SEARCH_MAX_LENGTH = 100;
-/** Deeper pages than this are not served (keeps OFFSET scans bounded). */
+/** Deeper pages than this are served empty, as pages past the last are (keeps OFFSET scans bounded). */
 export const MAX_PAGE = 200;
 
 export type BrowseQuery = {
@@ -80,7 +80,7 @@ export function parseBrowseQuery(params: URLSearchParams): BrowseQuery {
     q: normalizeSearch(params.get("q") ?? ""),
     category: category !== null && CATEGORY_SLUG.test(category) ? category : null,
     sort: (SORTS as readonly string[]).includes(sort) ? (sort as Sort) : "recommended",
-    page: integerIn(raw("page") ?? 1, 1, MAX_PAGE) ?? 1,
+    page: integerIn(raw("page") ?? 1, 1, Number.MAX_SAFE_INTEGER) ?? 1,
   };
   let minPrice = integerIn(raw("minPrice"), PRICE_MIN, PRICE_MAX);
   let maxPrice = integerIn(raw("maxPrice"), PRICE_MIN, PRICE_MAX);

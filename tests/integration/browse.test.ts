@@ -230,6 +230,20 @@ describe("paging", () => {
     expect(await names("/experts?page=abc")).toEqual(await names("/experts"));
     expect(await names("/experts?page=-2")).toEqual(await names("/experts"));
   });
+
+  it("answers pages deeper than the 200 it serves empty, in the API too, never with page 1's experts", async () => {
+    const deep = await page("/experts?page=9999");
+    expect(cardNames(deep.html)).toEqual([]);
+    expect(deep.html).toContain("No Experts Found");
+    const lastServed = await anonymous("/api/experts?page=200");
+    expect(await lastServed.json()).toEqual([]);
+    for (const pageNumber of [201, 9999]) {
+      const response = await anonymous(`/api/experts?page=${pageNumber}`);
+      expect(response.status).toBe(200);
+      expect(await response.json(), `page ${pageNumber}`).toEqual([]);
+      expect(response.headers.get("X-Total-Count")).toBe("14");
+    }
+  });
 });
 
 describe("the expert card", () => {

@@ -31,8 +31,12 @@ describe("the browse query", () => {
       maxPrice: null,
       page: 1,
     });
-    expect(parse("minPrice=abc&maxPrice=12.5&page=9999").page).toBe(1);
+    expect(parse("minPrice=abc&maxPrice=12.5&page=1e30").page).toBe(1);
     expect(parse(`q=${"x".repeat(1000)}`).q).toHaveLength(100);
+  });
+
+  it("keeps a page number deeper than the pages served (it is answered empty, never as page 1)", () => {
+    expect(parse("page=9999").page).toBe(9999);
   });
 
   it("treats the ends of the 0 to 500 range as no bound, swaps reversed bounds, and `all` as no category", () => {
