@@ -3,6 +3,10 @@
  * keys of cacheKeys, so a warm page costs no D1 query at all. Writers invalidate them with
  * invalidateExpert / invalidateCategories (cache.server.ts) when an expert, category or review changes;
  * the TTL heals anything an invalidation missed.
+ *
+ * What goes into KV is read from the primary database, never through the request's D1 session: an
+ * anonymous visitor's session may read a replica that has not yet seen a write, and a copy of that
+ * stored just after the writer's invalidation would be shown for the whole TTL.
  */
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import type { ExpertProfileData } from "~/lib/experts";
@@ -16,16 +20,16 @@ import {
 import { parseBrowseQuery } from "~/schemas/browse";
 import { cacheKeys, cacheValue, readThrough } from "./cache.server";
 
-type ReadContext = Pick<AppLoadContext, "db" | "cache" | "waitUntil">;
+type ReadContext = Pick<AppLoadContext, "db" | "primaryDb" | "cache" | "waitUntil">;
 
 export function readCategories(context: ReadContext) {
-  return readThrough(context.cache, cacheKeys.categories(), () => listCategories(context.db), {
+  return readThrough(context.cache, cacheKeys.categories(), () => listCategories(context.primaryDb), {
     waitUntil: context.waitUntil,
   });
 }
 
 export function readFeaturedExperts(context: ReadContext) {
-  return readThrough(context.cache, cacheKeys.featuredExperts(), () => listFeaturedExperts(context.db), {
+  return readThrough(context.cache, cacheKeys.featuredExperts(), () => listFeaturedExperts(context.primaryDb), {
     waitUntil: context.waitUntil,
   });
 }
@@ -43,7 +47,7 @@ export async function readExpertProfile(
     return readThrough(
       context.cache,
       cacheKeys.expertProfile(lookup.id),
-      () => getExpertProfile(context.db, lookup),
+      () => getExpertProfile(context.primaryDb, lookup),
       { waitUntil: context.waitUntil, shouldCache: (profile) => profile !== null },
     );
   }
@@ -56,7 +60,7 @@ export async function readExpertProfile(
     context.waitUntil(context.cache.delete(urlKey).catch(() => undefined));
   }
 
-  const profile = await getExpertProfile(context.db, lookup);
+  const profile = await getExpertProfile(context.primaryDb, lookup);
   if (profile) {
     // Warm both keys: the next visit by URL or by id costs no D1 query.
     cacheValue(context.cache, urlKey, profile.id, { waitUntil: context.waitUntil });

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, type Database } from "~/db/client.server";
 import type { Category, Expert } from "~/db/schema.server";
 import { cacheKeys, invalidateCategories, invalidateExpert } from "~/services/cache.server";
+import { readCategories, readExpertProfile, readFeaturedExperts } from "~/services/read-models.server";
 import { insertQuestion, insertReview } from "../factories";
 import { db, get, insertAccount, postForm, signIn } from "./support/accounts";
 import { addExpert, cardNames, categoriesBySlug, waitForKv } from "./support/discovery";
@@ -143,5 +145,43 @@ describe("writes that change a cached profile", () => {
     );
     expect(answered.status).toBe(200);
     expect(await answeredCount()).toBe("1");
+  });
+});
+
+describe("where the read models come from", () => {
+  it("fills KV from the primary database, never through the request's session (it may read a lagging replica)", async () => {
+    // The request's session database here stands for a replica: any use of it fails the test.
+    const replica = new Proxy({} as Database, {
+      get(_, property) {
+        throw new Error(`a KV read model was read through the request's session (db.${String(property)})`);
+      },
+    });
+    const pending: Promise<unknown>[] = [];
+    const context = {
+      db: replica,
+      primaryDb: createDatabase(env.DB),
+      cache: env.CACHE,
+      waitUntil: (promise: Promise<unknown>) => void pending.push(promise),
+    };
+    const row = await env.DB.prepare("SELECT custom_url FROM experts WHERE id = ?")
+      .bind(ada.id)
+      .first<{ custom_url: string }>();
+    const customUrl = row!.custom_url;
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id, customUrls: [customUrl] });
+    await invalidateCategories(env.CACHE);
+    await env.CACHE.delete(cacheKeys.featuredExperts());
+
+    const byUrl = await readExpertProfile(context, { customUrl });
+    expect(byUrl?.id).toBe(ada.id);
+    await Promise.all(pending);
+    expect((await readExpertProfile(context, { id: ada.id }))?.id).toBe(ada.id);
+    await env.CACHE.delete(cacheKeys.expertProfile(ada.id));
+    expect((await readExpertProfile(context, { id: ada.id }))?.id).toBe(ada.id);
+    expect((await readCategories(context)).length).toBeGreaterThan(0);
+    expect(Array.isArray(await readFeaturedExperts(context))).toBe(true);
+    await Promise.all(pending);
+    await waitForKv(cacheKeys.categories());
+    await waitForKv(cacheKeys.featuredExperts());
+    await waitForKv(cacheKeys.expertProfile(ada.id));
   });
 });
