@@ -1,5 +1,14 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
+
+/**
+ * The axe-core the scans run: the project's own (package.json pins it), not the older copy that
+ * @axe-core/playwright 4.13 carries. 4.13 is the last of that wrapper to run on Node 20 (4.14 wants
+ * Node 22.12), and the wrapper only injects the engine.
+ */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /** What went wrong in the browser while a page was open. */
 export type PageWatch = {
@@ -52,7 +61,7 @@ export async function seriousA11yViolations(
   page: Page,
   { include }: { include?: string } = {},
 ): Promise<string[]> {
-  let builder = new AxeBuilder({ page });
+  let builder = new AxeBuilder({ page, axeSource: AXE_SOURCE });
   if (include) builder = builder.include(include);
   const results = await builder.analyze();
   return results.violations
