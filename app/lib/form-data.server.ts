@@ -1,4 +1,3 @@
-import { data } from "@remix-run/cloudflare";
 import { cleanFormValue } from "~/lib/input-text";
 
 /** The most of a form or JSON body the app reads; every text field it takes fits many times over. */
@@ -31,6 +30,14 @@ export async function readBodyWithin(
   return new Blob(chunks);
 }
 
+/**
+ * A refused form, thrown. A Response rather than Remix's `data()`: a route without a page (/logout,
+ * /reviews) answers a thrown Response as it is, but a thrown `data()` as an unexpected error.
+ */
+function formRefusal(status: 400 | 413, error: string): Response {
+  return Response.json({ error }, { status, headers: { "Cache-Control": "no-store" } });
+}
+
 /** The request's form fields; a body that is not a form gets a 400, one over `maxBytes` a 413, never a 500. */
 export async function readForm(
   request: Pick<Request, "headers" | "body">,
@@ -38,12 +45,12 @@ export async function readForm(
 ): Promise<FormData> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data")) {
-    throw data({ error: "Expected a form submission." }, { status: 400 });
+    throw formRefusal(400, "Expected a form submission.");
   }
   const body = await readBodyWithin(request, maxBytes);
-  if (!body) throw data({ error: "The form is too large." }, { status: 413 });
+  if (!body) throw formRefusal(413, "The form is too large.");
   const form = await parseFormBody(body, type);
-  if (!form) throw data({ error: "The form could not be read." }, { status: 400 });
+  if (!form) throw formRefusal(400, "The form could not be read.");
   return form;
 }
 

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions, users } from "~/db/schema.server";
-import { db, get, insertAccount, postForm, sessionCookieFrom, signIn } from "./support/accounts";
+import { db, get, insertAccount, postForm, postRaw, sessionCookieFrom, signIn } from "./support/accounts";
 
 const countUsers = async (username: string) => {
   const [row] = await db()
@@ -357,6 +357,29 @@ describe("sign-out", () => {
     const dashboard = await get("/dashboard", cookie);
     expect(dashboard.status).toBe(302);
     expect(dashboard.headers.get("Location")).toMatch(/^\/auth\?redirectTo=/);
+  });
+});
+
+describe("a body that is not a form, sent to a form-only route that has no page", () => {
+  it("is a 400 that says so (not an unexpected error), and signs no one out and rates nothing", async () => {
+    await insertAccount("notaform", "not-a-form-pass");
+    const cookie = await signIn("notaform", "not-a-form-pass");
+    const refusals = [
+      await postRaw("/logout", "x", { contentType: "text/plain", cookie }),
+      await postRaw("/reviews", JSON.stringify({ subject: "question", questionId: 1, rating: 5 }), {
+        contentType: "application/json",
+        cookie,
+      }),
+    ];
+    for (const response of refusals) {
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: "Expected a form submission." });
+    }
+    expect((await get("/dashboard", cookie)).status).toBe(200);
+    const reviews = await env.DB.prepare(
+      "SELECT count(*) AS n FROM reviews WHERE user_id = (SELECT id FROM users WHERE username = 'notaform')",
+    ).first<{ n: number }>();
+    expect(reviews?.n).toBe(0);
   });
 });
 
