@@ -20,9 +20,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const questionId = parseExpertId(url.searchParams.get("question"));
   const paymentIntentId = url.searchParams.get("payment_intent") ?? "";
   const deps = questionDeps(context);
-  const question = questionId === null ? null : await getQuestionRow(deps.db, questionId);
+  const found = questionId === null ? null : await getQuestionRow(deps.db, questionId);
+  // Someone else's question is answered as one that does not exist: not even its expert shows.
+  const question = found?.userId === user.id ? found : null;
   const back = question?.expertId ? `/ask/${question.expertId}` : "/ask";
-  if (!question || question.userId !== user.id || !paymentIntentId) {
+  if (!question || !paymentIntentId) {
     return redirectWithToast(back, {
       title: "Error",
       description: "An error occurred while submitting your question. Please try again.",

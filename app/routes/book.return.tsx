@@ -15,9 +15,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const bookingId = parseId(url.searchParams.get("booking"));
   const paymentIntentId = url.searchParams.get("payment_intent") ?? "";
   const deps = bookingDeps(context);
-  const booking = bookingId === null ? null : await getBookingRow(deps.db, bookingId);
+  const found = bookingId === null ? null : await getBookingRow(deps.db, bookingId);
+  // Someone else's booking is answered as one that does not exist: not even its expert shows.
+  const booking = found?.userId === user.id ? found : null;
   const back = booking ? `/book/${booking.expertId}` : "/experts";
-  if (!booking || booking.userId !== user.id || !/^pi_[A-Za-z0-9_]{1,250}$/.test(paymentIntentId)) {
+  if (!booking || !/^pi_[A-Za-z0-9_]{1,250}$/.test(paymentIntentId)) {
     return redirectWithToast(back, {
       title: "Error",
       description: "An error occurred. Please try again.",

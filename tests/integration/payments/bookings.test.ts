@@ -249,6 +249,14 @@ describe("holding a slot and paying for it", () => {
     const retryPath = `/book/${expert.expertId}?retry=${held.bookingId}`;
     expect(response.headers.get("Location")).toBe(retryPath);
     expect(toastFrom(response)).toMatchObject({ title: "Payment Failed" });
+    // To anyone else the booking is one that does not exist: its expert is not given away either.
+    const strangersReturn = await get(
+      `/book/return?booking=${held.bookingId}&payment_intent=${held.paymentIntentId}`,
+      stranger.cookie,
+    );
+    const unknownReturn = await get(`/book/return?booking=999999&payment_intent=pi_x`, stranger.cookie);
+    expect(strangersReturn.headers.get("Location")).toBe("/experts");
+    expect(unknownReturn.headers.get("Location")).toBe("/experts");
     const { startsAt } = await getBooking(held.bookingId);
 
     // The hold's own start is free again for its client, with its message; for anyone else it is taken.

@@ -167,6 +167,14 @@ describe("asking with Stripe configured", () => {
     expect(back.status).toBe(302);
     const retryPath = `/ask/${expert.expertId}?retry=${asked.questionId}`;
     expect(back.headers.get("Location")).toBe(retryPath);
+    // To anyone else the question is one that does not exist: its expert is not given away either.
+    const strangersReturn = await get(
+      `/ask/return?question=${asked.questionId}&payment_intent=${asked.paymentIntentId}`,
+      stranger.cookie,
+    );
+    const unknownReturn = await get(`/ask/return?question=999999&payment_intent=pi_x`, stranger.cookie);
+    expect(strangersReturn.headers.get("Location")).toBe("/ask");
+    expect(unknownReturn.headers.get("Location")).toBe("/ask");
 
     const switchOf = (html: string, name: string) =>
       html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0];
