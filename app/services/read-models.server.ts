@@ -29,9 +29,14 @@ export function readCategories(context: ReadContext) {
 }
 
 export function readFeaturedExperts(context: ReadContext) {
-  return readThrough(context.cache, cacheKeys.featuredExperts(), () => listFeaturedExperts(context.primaryDb), {
-    waitUntil: context.waitUntil,
-  });
+  return readThrough(
+    context.cache,
+    cacheKeys.featuredExperts(),
+    () => listFeaturedExperts(context.primaryDb),
+    {
+      waitUntil: context.waitUntil,
+    },
+  );
 }
 
 /**
