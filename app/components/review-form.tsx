@@ -27,9 +27,11 @@ export function ReviewForm({
   const formId = useId();
   const [rating, setRating] = useState<number | null>(null);
   const rated = myRating ?? (fetcher.data?.ok ? (fetcher.data.rating ?? null) : null);
+  // Sent, the form gives way to its thanks, which takes the focus its Submit button had.
+  const doneId = `${formId}-done`;
   if (rated !== null) {
     return (
-      <p className="review-done" role="status">
+      <p id={doneId} className="review-done" role="status" tabIndex={-1}>
         {`You rated this ${rated} out of 5 stars. Thank you!`}
       </p>
     );
@@ -44,6 +46,7 @@ export function ReviewForm({
       action="/reviews"
       className="review-form stack"
       aria-labelledby={`${formId}-title`}
+      data-focus-fallback={doneId}
     >
       <input type="hidden" name="subject" value={subject} />
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />

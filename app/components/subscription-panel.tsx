@@ -55,9 +55,15 @@ function describe(subscription: SubscriptionView): { label: string; tone: Tone }
 export function SubscriptionPanel({ subscription }: { subscription: SubscriptionView | null }) {
   if (!subscription) {
     return (
-      <section className="card subscription-panel" aria-labelledby="subscription-heading">
+      <section
+        className="card subscription-panel"
+        aria-labelledby="subscription-heading"
+        data-focus-fallback="subscription-heading"
+      >
         <div className="subscription-panel__head">
-          <h2 id="subscription-heading">Monthly Subscription</h2>
+          <h2 id="subscription-heading" tabIndex={-1}>
+            Monthly Subscription
+          </h2>
           <span className="subscription-status">Not subscribed</span>
         </div>
         <p className="subscription-panel__note muted">
@@ -76,9 +82,15 @@ export function SubscriptionPanel({ subscription }: { subscription: Subscription
   const { label, tone } = describe(subscription);
   const endText = subscription.endDate ? formatDate(subscription.endDate) : null;
   return (
-    <section className="card subscription-panel" aria-labelledby="subscription-heading">
+    <section
+      className="card subscription-panel"
+      aria-labelledby="subscription-heading"
+      data-focus-fallback="subscription-heading"
+    >
       <div className="subscription-panel__head">
-        <h2 id="subscription-heading">Monthly Subscription</h2>
+        <h2 id="subscription-heading" tabIndex={-1}>
+          Monthly Subscription
+        </h2>
         <span className="subscription-status" data-tone={tone} data-testid="subscription-status">
           {label}
         </span>

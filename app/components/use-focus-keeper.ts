@@ -1,7 +1,19 @@
 import { useEffect } from "react";
 
-/** An element that names, by id, where focus goes when a focused control inside it leaves the page. */
+/**
+ * An element that names, by id, where focus goes when a focused control inside it leaves the page:
+ * one id, or several separated by spaces, the first still on the page taking it.
+ */
 export const FOCUS_FALLBACK_ATTRIBUTE = "data-focus-fallback";
+
+/** The first element still on the page of those `ids` (space-separated) names. */
+function firstPresent(ids: string | null): HTMLElement | null {
+  for (const id of ids?.split(/\s+/) ?? []) {
+    const element = id ? document.getElementById(id) : null;
+    if (element) return element;
+  }
+  return null;
+}
 
 const bodyHasFocus = () => document.activeElement === null || document.activeElement === document.body;
 
@@ -51,8 +63,7 @@ export function useFocusKeeper() {
         // After the frame: a dialog closing hands focus back to its trigger first, if it still exists.
         requestAnimationFrame(() => {
           if (!bodyHasFocus() || lost.isConnected) return;
-          const fallback =
-            (fallbackId && document.getElementById(fallbackId)) || document.getElementById("main-content");
+          const fallback = firstPresent(fallbackId) ?? document.getElementById("main-content");
           fallback?.focus({ preventScroll: false });
         });
       }

@@ -83,9 +83,12 @@ export default function ExpertQuestions() {
     ) : null;
 
   return (
-    <div className="stack-lg questions-desk">
+    // An answered or declined question leaves the list (and its dialog closes): focus goes to the heading.
+    <div className="stack-lg questions-desk" data-focus-fallback="questions-heading">
       <header>
-        <h1>Questions</h1>
+        <h1 id="questions-heading" tabIndex={-1}>
+          Questions
+        </h1>
         <p className="muted">
           Answer each question within 24 hours of payment. The client's card is charged when you answer; if
           you decline, they are not charged.

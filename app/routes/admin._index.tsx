@@ -97,7 +97,8 @@ export default function AdminQuestions() {
           <section
             className="card stack admin-answer-panel"
             aria-labelledby="selected-heading"
-            data-focus-fallback="selected-heading"
+            // Once it is answered or declined the panel closes: the list's heading takes the focus then.
+            data-focus-fallback="selected-heading questions-heading"
           >
             <div className="row admin-answer-panel__head">
               <h2 id="selected-heading" tabIndex={-1}>
@@ -154,7 +155,9 @@ export default function AdminQuestions() {
 
         <section className="stack admin-question-list" aria-labelledby="questions-heading">
           <div className="row admin-question-list__head">
-            <h2 id="questions-heading">Questions</h2>
+            <h2 id="questions-heading" tabIndex={-1}>
+              Questions
+            </h2>
             <nav aria-label="Filter questions" className="filter-links">
               {ADMIN_FILTERS.map((value) => (
                 <Link

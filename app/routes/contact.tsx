@@ -8,6 +8,7 @@ import { seo } from "~/components/seo";
 import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { ServerToast } from "~/components/ui/toast";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { useForm } from "~/components/use-form";
 import { readForm } from "~/lib/form-data.server";
 import { createContactMessage } from "~/models/contact.server";
@@ -45,6 +46,8 @@ export default function Contact() {
   const supportEmail = root?.config.supportEmail ?? "support@expertanswers.example";
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/contact";
+  // Sending disables Send: the keeper gives it the focus back once the message is sent.
+  useFocusKeeper();
   const [form, fields] = useForm({
     id: "contact",
     lastResult: actionData?.result,

@@ -81,8 +81,13 @@ describe("the deadline, in the browser", () => {
     await answered.getByRole("radio", { name: "4 stars" }).check();
     await answered.getByRole("textbox", { name: "Comment (optional)" }).fill("Practical and quick.");
     await screenshot(page, "review-form-phone");
-    await answered.getByRole("button", { name: "Submit rating" }).click();
+    await answered.getByRole("button", { name: "Submit rating" }).focus();
+    await page.keyboard.press("Enter");
     await expect.poll(() => answered.getByText("You rated this 4 out of 5 stars.").isVisible()).toBe(true);
+    // The thanks takes the focus the gone Submit button had: the next Tab goes on from this question.
+    await expect
+      .poll(() => answered.locator(".review-done").evaluate((thanks) => thanks === document.activeElement))
+      .toBe(true);
 
     // Reloaded, it stays rated (the server has the review).
     await gotoHydrated(page, "/dashboard/questions");

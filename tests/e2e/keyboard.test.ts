@@ -5,7 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, PHONE } from "./harness";
+import { DESKTOP, newPage, PHONE } from "./harness";
 import { demoExpertId, gotoHydrated } from "./support/pages";
 import { pageAs } from "./support/sessions";
 import { seriousA11yViolations } from "./support/watch";
@@ -239,5 +239,19 @@ describe("using the site by keyboard", () => {
     await unread.getByRole("button", { name: "Mark as read" }).focus();
     await client.keyboard.press("Enter");
     await expect.poll(async () => (await focused(client))?.id).toBe(titleId);
+
+    // A visitor's message, sent: the form is emptied and Send has the focus again.
+    const visitor = await newPage(PHONE);
+    await gotoHydrated(visitor, "/contact");
+    const form = visitor.locator("form#contact");
+    await form.getByRole("textbox", { name: "Name" }).fill("Kim Keyboard");
+    await form.getByRole("textbox", { name: "Email" }).fill("kim@example.com");
+    await form.getByRole("textbox", { name: "Subject" }).fill("Sent by keyboard");
+    await form.getByRole("textbox", { name: "Message" }).fill("Checking where focus goes once it is sent.");
+    const send = form.getByRole("button", { name: "Send Message" });
+    await send.focus();
+    await visitor.keyboard.press("Enter");
+    await expect.poll(() => visitor.getByText("Message Sent").first().isVisible()).toBe(true);
+    await expect.poll(() => send.evaluate((button) => button === document.activeElement)).toBe(true);
   });
 });

@@ -136,6 +136,8 @@ describe("paid questions in the browser (test mode)", () => {
       .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
       .toBe(true);
     await expect.poll(() => expert.getByRole("dialog").count()).toBe(0);
+    // Its row (the dialog's opener) gone from Pending, focus goes to the desk's heading, not the page's top.
+    await expect.poll(() => expert.evaluate(() => document.activeElement?.id)).toBe("questions-heading");
 
     // The answered question moves to the Answered tab, where View shows the answer and the fee.
     await expert.getByRole("tab", { name: /^Answered/ }).click();
@@ -347,6 +349,26 @@ describe("a fault in the middle of writing", () => {
     await page.waitForSelector("html[data-hydrated]");
     await gotoHydrated(page, `/ask/${expertId}`);
     expect(await page.getByRole("textbox", { name: "Your Question" }).inputValue()).toBe("");
+  });
+
+  it("answers from the admin area, focus then on the list's heading rather than the page's top", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const questionId = await askAsClient(
+      client,
+      await demoExpertId(client),
+      uniqueQuestion("answering from the admin area"),
+    );
+    const admin = await newPage(PHONE);
+    await signInAs(admin, "admin");
+    await gotoHydrated(admin, `/admin?filter=pending&question=${questionId}`);
+    await admin
+      .getByRole("textbox", { name: "Your Answer" })
+      .fill("Answered by an administrator while the expert was away.");
+    await admin.getByRole("button", { name: "Submit Answer" }).focus();
+    await admin.keyboard.press("Enter");
+    await expect.poll(() => admin.getByText("Answer submitted successfully.").first().isVisible()).toBe(true);
+    await expect.poll(() => admin.evaluate(() => document.activeElement?.id)).toBe("questions-heading");
   });
 
   it("answers from the admin area without JavaScript by a POST, never with the answer in the URL", async () => {

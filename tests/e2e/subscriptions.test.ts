@@ -128,15 +128,20 @@ describe("subscriptions in the browser (test mode)", () => {
       const dialog = page.getByRole("dialog", { name: "Cancel your subscription?" });
       await dialog.waitFor();
       await screenshot(page, `subscriptions-cancel-dialog-${name}`);
-      await dialog.getByRole("button", { name: "Cancel subscription" }).click();
+      await dialog.getByRole("button", { name: "Cancel subscription" }).focus();
+      await page.keyboard.press("Enter");
       await expect.poll(() => page.getByText("Subscription cancelled").first().isVisible()).toBe(true);
       await expect.poll(() => panel.getByTestId("subscription-status").textContent()).toMatch(/^Cancels on /);
+      // Its button gone, focus stays with the panel (its heading), not thrown to the top of the page.
+      const focusedId = () => page.evaluate(() => document.activeElement?.id);
+      await expect.poll(focusedId).toBe("subscription-heading");
       expect(await panel.getByText("Ends on", { exact: true }).isVisible()).toBe(true);
       await screenshot(page, `subscriptions-dashboard-cancelling-${name}`);
 
       await panel.getByRole("button", { name: "Resume" }).click();
       await expect.poll(() => page.getByText("Subscription resumed").first().isVisible()).toBe(true);
       await expect.poll(() => panel.getByTestId("subscription-status").textContent()).toBe("Active");
+      await expect.poll(focusedId).toBe("subscription-heading");
       expect(await panel.getByText("Renews on", { exact: true }).isVisible()).toBe(true);
     }
   });
