@@ -381,28 +381,33 @@ export default function AskScreen() {
               {form.errors.join(" ")}
             </p>
           ) : null}
-          <TextareaField
-            label="Your Question"
-            hint="Be specific so our experts can provide the most helpful answer."
-            inputProps={{
-              ...getTextareaProps(fields.question),
-              placeholder: "Enter your detailed question here...",
-              rows: 7,
-            }}
-            errors={fields.question.errors}
-          />
-          <Switch
-            name={fields.requestAudioResponse.name}
-            defaultChecked={retry?.requestAudioResponse ?? fields.requestAudioResponse.initialValue === "on"}
-            label="Request Audio Response"
-            description="Ask the expert to provide an audio recording of their answer"
-          />
-          <Switch
-            name={fields.showOnProfile.name}
-            defaultChecked={retry?.showOnProfile ?? fields.showOnProfile.initialValue === "on"}
-            label="Show on the expert's profile"
-            description="Let the answered question appear on the expert's public profile (without your name)"
-          />
+          {/* With today's question used, nothing here can be sent: not written in vain either. */}
+          <fieldset className="ask-fields stack" disabled={allowanceUsed}>
+            <TextareaField
+              label="Your Question"
+              hint="Be specific so our experts can provide the most helpful answer."
+              inputProps={{
+                ...getTextareaProps(fields.question),
+                placeholder: "Enter your detailed question here...",
+                rows: 7,
+              }}
+              errors={fields.question.errors}
+            />
+            <Switch
+              name={fields.requestAudioResponse.name}
+              defaultChecked={
+                retry?.requestAudioResponse ?? fields.requestAudioResponse.initialValue === "on"
+              }
+              label="Request Audio Response"
+              description="Ask the expert to provide an audio recording of their answer"
+            />
+            <Switch
+              name={fields.showOnProfile.name}
+              defaultChecked={retry?.showOnProfile ?? fields.showOnProfile.initialValue === "on"}
+              label="Show on the expert's profile"
+              description="Let the answered question appear on the expert's public profile (without your name)"
+            />
+          </fieldset>
 
           {mode === "subscription" ? null : (
             <div className="payment-box">

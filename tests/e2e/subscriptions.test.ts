@@ -93,6 +93,9 @@ describe("subscriptions in the browser (test mode)", () => {
       .poll(() => page.getByText("Your next question is available tomorrow (UTC).").isVisible())
       .toBe(true);
     expect(await page.getByRole("button", { name: "Submit Question" }).isDisabled()).toBe(true);
+    // Nothing can be written that could not be sent.
+    expect(await page.getByRole("textbox", { name: "Your Question" }).isDisabled()).toBe(true);
+    expect(await page.getByRole("switch", { name: "Request Audio Response" }).isDisabled()).toBe(true);
     await screenshot(page, "subscriptions-ask-used-desktop");
 
     await gotoHydrated(page, "/dashboard");
