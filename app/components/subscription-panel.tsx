@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ConfirmDisclosure } from "~/components/ui/confirm-disclosure";
 import {
@@ -55,17 +55,7 @@ function describe(subscription: SubscriptionView): { label: string; tone: Tone }
 export function SubscriptionPanel({ subscription }: { subscription: SubscriptionView | null }) {
   if (!subscription) {
     return (
-      <section
-        className="card subscription-panel"
-        aria-labelledby="subscription-heading"
-        data-focus-fallback="subscription-heading"
-      >
-        <div className="subscription-panel__head">
-          <h2 id="subscription-heading" tabIndex={-1}>
-            Monthly Subscription
-          </h2>
-          <span className="subscription-status">Not subscribed</span>
-        </div>
+      <PanelFrame status={<span className="subscription-status">Not subscribed</span>}>
         <p className="subscription-panel__note muted">
           Ask one new question every day for {formatCents(SUBSCRIPTION_PRICE_CENTS)} a month, with no payment
           per question.
@@ -75,26 +65,20 @@ export function SubscriptionPanel({ subscription }: { subscription: Subscription
             Subscribe
           </Link>
         </div>
-      </section>
+      </PanelFrame>
     );
   }
 
   const { label, tone } = describe(subscription);
   const endText = subscription.endDate ? formatDate(subscription.endDate) : null;
   return (
-    <section
-      className="card subscription-panel"
-      aria-labelledby="subscription-heading"
-      data-focus-fallback="subscription-heading"
-    >
-      <div className="subscription-panel__head">
-        <h2 id="subscription-heading" tabIndex={-1}>
-          Monthly Subscription
-        </h2>
+    <PanelFrame
+      status={
         <span className="subscription-status" data-tone={tone} data-testid="subscription-status">
           {label}
         </span>
-      </div>
+      }
+    >
       <dl className="subscription-panel__facts">
         <div>
           <dt>Plan</dt>
@@ -119,6 +103,28 @@ export function SubscriptionPanel({ subscription }: { subscription: Subscription
       </dl>
       <StatusNote subscription={subscription} endText={endText} />
       <Actions subscription={subscription} endText={endText} />
+    </PanelFrame>
+  );
+}
+
+/**
+ * The panel's card, title and status. When an action's button leaves the panel (Cancel gives way to
+ * Resume), focus goes to the title rather than the top of the page.
+ */
+function PanelFrame({ status, children }: { status: ReactNode; children: ReactNode }) {
+  return (
+    <section
+      className="card subscription-panel"
+      aria-labelledby="subscription-heading"
+      data-focus-fallback="subscription-heading"
+    >
+      <div className="subscription-panel__head">
+        <h2 id="subscription-heading" tabIndex={-1}>
+          Monthly Subscription
+        </h2>
+        {status}
+      </div>
+      {children}
     </section>
   );
 }

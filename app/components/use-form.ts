@@ -5,26 +5,21 @@ import { useEffect } from "react";
 /** How long a touch's click may follow the finger leaving the screen (no 300 ms delay: the viewport is set). */
 const TAP_CLICK_GRACE_MS = 500;
 
-/** The submit button (or input) of the form that `target` is or is inside, if any. */
-function submitControlOf(target: EventTarget | null, formId: string): HTMLElement | null {
-  const control = target instanceof Element ? target.closest("button, input") : null;
-  return (control instanceof HTMLButtonElement || control instanceof HTMLInputElement) &&
-    control.type === "submit" &&
-    control.form?.id === formId
-    ? control
-    : null;
+type FormControl = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLButtonElement;
+
+function isFormControl(target: EventTarget | null): target is FormControl {
+  return (
+    target instanceof HTMLInputElement ||
+    target instanceof HTMLTextAreaElement ||
+    target instanceof HTMLSelectElement ||
+    target instanceof HTMLButtonElement
+  );
 }
 
-function formIdOf(element: EventTarget | null): string | undefined {
-  if (
-    element instanceof HTMLInputElement ||
-    element instanceof HTMLTextAreaElement ||
-    element instanceof HTMLSelectElement ||
-    element instanceof HTMLButtonElement
-  ) {
-    return element.form?.id;
-  }
-  return undefined;
+/** The submit button (or input) of the form that `target` is or is inside, if any. */
+function submitControlOf(target: EventTarget | null, formId: string): FormControl | null {
+  const control = target instanceof Element ? target.closest("button, input") : null;
+  return isFormControl(control) && control.type === "submit" && control.form?.id === formId ? control : null;
 }
 
 /**
@@ -37,9 +32,9 @@ function formIdOf(element: EventTarget | null): string | undefined {
  */
 export function useSubmitKeptUnderThePointer(formId: string) {
   useEffect(() => {
-    let pressed: HTMLElement | null = null;
+    let pressed: FormControl | null = null;
     let submitted = false;
-    let heldField: Element | null = null;
+    let heldField: FormControl | null = null;
     let releaseTimer: ReturnType<typeof setTimeout> | undefined;
 
     const release = () => {
@@ -65,9 +60,10 @@ export function useSubmitKeptUnderThePointer(formId: string) {
       releaseTimer = setTimeout(release, event.pointerType === "mouse" ? 0 : TAP_CLICK_GRACE_MS);
     };
     const onFocusOut = (event: FocusEvent) => {
-      if (!pressed || !event.isTrusted || event.target === pressed || formIdOf(event.target) !== formId)
-        return;
-      heldField = event.target as Element;
+      const field = event.target;
+      if (!pressed || !event.isTrusted || field === pressed) return;
+      if (!isFormControl(field) || field.form?.id !== formId) return;
+      heldField = field;
       event.stopPropagation();
     };
     // Conform validates by submitting with a button of its own: only the pressed button's submit counts.
@@ -81,20 +77,17 @@ export function useSubmitKeptUnderThePointer(formId: string) {
       releaseTimer = setTimeout(release, 0);
     };
 
-    document.addEventListener("pointerdown", onPointerDown, true);
-    document.addEventListener("pointerup", onPointerUp, true);
-    document.addEventListener("pointercancel", release, true);
-    document.addEventListener("focusout", onFocusOut, true);
-    document.addEventListener("submit", onSubmit, true);
-    document.addEventListener("click", onClick, true);
+    const listening = new AbortController();
+    const options = { capture: true, signal: listening.signal };
+    document.addEventListener("pointerdown", onPointerDown, options);
+    document.addEventListener("pointerup", onPointerUp, options);
+    document.addEventListener("pointercancel", release, options);
+    document.addEventListener("focusout", onFocusOut, options);
+    document.addEventListener("submit", onSubmit, options);
+    document.addEventListener("click", onClick, options);
     return () => {
       clearTimeout(releaseTimer);
-      document.removeEventListener("pointerdown", onPointerDown, true);
-      document.removeEventListener("pointerup", onPointerUp, true);
-      document.removeEventListener("pointercancel", release, true);
-      document.removeEventListener("focusout", onFocusOut, true);
-      document.removeEventListener("submit", onSubmit, true);
-      document.removeEventListener("click", onClick, true);
+      listening.abort();
     };
   }, [formId]);
 }
