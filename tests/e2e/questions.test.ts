@@ -3,7 +3,7 @@
  * the demo expert, the expert answers by text and by an uploaded audio file, and the client reads the
  * answer and gets the audio player.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
@@ -34,6 +34,22 @@ async function openAnswerDialog(page: Page, question: string) {
   const dialog = page.getByRole("dialog");
   await dialog.waitFor();
   return dialog;
+}
+
+/**
+ * The length an `<audio>` element reads from its file's metadata, in seconds. A WebM straight from
+ * MediaRecorder carries none: the player reads Infinity, shows no length and cannot seek.
+ */
+async function audioDuration(audio: Locator): Promise<number> {
+  return audio.evaluate(
+    (element: HTMLAudioElement) =>
+      new Promise<number>((resolve, reject) => {
+        element.addEventListener("loadedmetadata", () => resolve(element.duration), { once: true });
+        element.addEventListener("error", () => reject(new Error("the audio did not load")), { once: true });
+        element.preload = "metadata";
+        element.load();
+      }),
+  );
 }
 
 /** A short, valid WAV file (RIFF/WAVE header and a little silence). */
@@ -237,6 +253,10 @@ describe("paid questions in the browser (test mode)", () => {
     await dialog.getByRole("button", { name: "Stop" }).click();
     await expect.poll(() => dialog.getByRole("button", { name: "Play" }).isVisible()).toBe(true);
     expect(await dialog.getByRole("button", { name: "Record again" }).isVisible()).toBe(true);
+    // The playback knows the recording's length (about the timer's two seconds), so it can seek.
+    const previewLength = await audioDuration(dialog.locator("audio"));
+    expect(previewLength).toBeGreaterThan(1.5);
+    expect(previewLength).toBeLessThan(10);
     await dialog.getByRole("button", { name: "Send Audio Response" }).click();
     await expect
       .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
@@ -246,6 +266,13 @@ describe("paid questions in the browser (test mode)", () => {
     expect(audio.status()).toBe(200);
     // Chromium records WebM, and that is what is stored, whatever the file was called.
     expect(audio.headers()["content-type"]).toBe("audio/webm");
+
+    // The client's player shows the sent answer's length too.
+    await gotoHydrated(client, "/dashboard");
+    const answerLength = await audioDuration(
+      client.getByLabel(`Recorded answer to question ${questionId}`, { exact: true }),
+    );
+    expect(Math.abs(answerLength - previewLength)).toBeLessThan(0.5);
   });
 
   it("shows SPEC.md's alert when the microphone is refused", async () => {
