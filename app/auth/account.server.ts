@@ -45,7 +45,8 @@ export async function updateAccountProfile(
 ) {
   await updateUserProfile(context.primaryDb, user.id, input);
   forgetCachedUser(context);
-  if (user.expertProfile) await invalidateExpert(context, { id: user.expertProfile.id });
+  const expert = user.expertProfile;
+  if (expert) await invalidateExpert(context, { id: expert.id, customUrls: [expert.customUrl] });
 }
 
 export const PASSWORD_THROTTLED_MESSAGE = "Too many password attempts. Please wait 15 minutes and try again.";

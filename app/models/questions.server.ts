@@ -824,7 +824,13 @@ function refusalFor(question: QuestionRow | null, actor: Actor, now: Date): Refu
 export type PaymentOutcome = "captured" | "capture_failed" | "cancelled" | "cancel_failed" | "none";
 
 export type AnswerResult =
-  | { ok: true; status: "answered"; payment: PaymentOutcome; expertId: number | null }
+  | {
+      ok: true;
+      status: "answered";
+      payment: PaymentOutcome;
+      /** Whose public profile counts the answer (null: a general question). */
+      expert: AnsweringExpert | null;
+    }
   | { ok: true; status: "draft" }
   | Refusal;
 
@@ -859,7 +865,7 @@ export async function answerQuestion(
     return saved ? { ok: true, status: "draft" } : alreadyHandled(db, question.id);
   }
 
-  const expertName = await expertNameOf(db, question.expertId);
+  const expert = await answeringExpert(db, question.expertId);
   const [updated, ...rest] = await db.batch([
     db
       .update(questions)
@@ -891,7 +897,7 @@ export async function answerQuestion(
             userId: question.userId,
             kind: "question_answered",
             title: "Your question was answered",
-            body: `${expertName} answered your question.`,
+            body: `${expert?.name ?? "An expert"} answered your question.`,
             link: `/questions/${question.id}`,
             dedupeKey: `question_answered:question:${question.id}`,
           },
@@ -901,11 +907,10 @@ export async function answerQuestion(
   void rest;
   if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
 
-  const { expertId } = question;
   if (question.paymentState !== "authorized")
-    return { ok: true, status: "answered", payment: "none", expertId };
+    return { ok: true, status: "answered", payment: "none", expert };
   const capture = await captureQuestionPayment(deps, question.id);
-  return { ok: true, status: "answered", payment: capture.ok ? "captured" : "capture_failed", expertId };
+  return { ok: true, status: "answered", payment: capture.ok ? "captured" : "capture_failed", expert };
 }
 
 async function alreadyHandled(db: Database, questionId: number): Promise<Refusal> {
@@ -915,15 +920,18 @@ async function alreadyHandled(db: Database, questionId: number): Promise<Refusal
     : { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.closed };
 }
 
-async function expertNameOf(db: Database, expertId: number | null): Promise<string> {
-  if (expertId === null) return "An expert";
+type AnsweringExpert = { id: number; name: string; customUrl: string | null };
+
+/** The expert a question was put to: named in the asker's notification, their profile's caches cleared. */
+async function answeringExpert(db: Database, expertId: number | null): Promise<AnsweringExpert | null> {
+  if (expertId === null) return null;
   const [row] = await db
-    .select({ name: personName })
+    .select({ id: experts.id, name: personName, customUrl: experts.customUrl })
     .from(experts)
     .innerJoin(users, eq(users.id, experts.userId))
     .where(eq(experts.id, expertId))
     .limit(1);
-  return row?.name ?? "An expert";
+  return row ?? null;
 }
 
 function capturedStatements(db: Database, questionId: number, now: Date) {
@@ -1058,7 +1066,7 @@ export async function declineQuestion(
   const question = await getQuestionRow(db, input.questionId);
   const refusal = refusalFor(question, input.actor, now);
   if (refusal || !question) return refusal!;
-  const expertName = await expertNameOf(db, question.expertId);
+  const expertName = (await answeringExpert(db, question.expertId))?.name ?? "An expert";
   const restoresAllowance = question.paymentState === "subscription";
   const [updated] = await db.batch([
     declineStatement(db, question.id, now),

@@ -98,6 +98,8 @@ export async function submitAnswer(
   }
   if (result.status === "draft") return { ok: true, kind: "draft" };
   // The profile shows how many questions the expert answered, and the ones published there.
-  if (result.expertId !== null) await invalidateExpert(context, { id: result.expertId });
+  if (result.expert) {
+    await invalidateExpert(context, { id: result.expert.id, customUrls: [result.expert.customUrl] });
+  }
   return { ok: true, kind: "answered", payment: result.payment, hasAudio: audio !== null };
 }

@@ -7,7 +7,7 @@ import { edgeCacheKey, HotCopies, serveWithEdgeCache } from "../../workers/edge-
 import { BASE, get, insertAccount, postForm, signIn } from "./support/accounts";
 import { callApi } from "./support/api";
 import { addExpert, anonymous, categoriesBySlug, eventually } from "./support/discovery";
-import { newExpert } from "./support/questions";
+import { newClient, newExpert, pendingQuestion } from "./support/questions";
 
 const edge = () => (caches as unknown as { default: Cache }).default;
 /** The edge-cache key of an anonymous GET of `path` (the Worker adds the build's version). */
@@ -389,5 +389,40 @@ describe("a change an expert saves", () => {
     const listed = await anonymous(categoryPage);
     expect(status(listed)).toBe("MISS");
     expect(await listed.text()).toContain("42.00");
+  });
+
+  it("shows a new name and a new answer at the expert's custom address at once", async () => {
+    const expert = await newExpert("renamed");
+    const address = "/renamed-at-once";
+    const category = (await categoriesBySlug()).get("tech-and-ai")!;
+    const saved = await callApi("PATCH", `/api/experts/${expert.expertId}`, {
+      cookie: expert.cookie,
+      body: { customUrl: address.slice(1), categoryId: category.id, expertise: [category.name] },
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const answeredCount = (page: string) => page.match(/class="profile__answered">(\d+)</)?.[1];
+    expect(answeredCount((await untilHit(address)).body)).toBe("0");
+
+    // The account screens and PATCH /api/users/{id} rename the person behind the profile.
+    const renamed = await callApi("PATCH", `/api/users/${expert.userId}`, {
+      cookie: expert.cookie,
+      body: { name: "Grace Renamed", email: "grace.renamed@example.com" },
+    });
+    expect(renamed.status, await renamed.clone().text()).toBe(200);
+    const afterRename = await anonymous(address);
+    expect(status(afterRename)).toBe("MISS");
+    expect(await afterRename.text()).toContain("Grace Renamed");
+
+    await untilHit(address);
+    const client = await newClient("renamed-asker");
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const answered = await callApi("PATCH", `/api/questions/${question.id}`, {
+      cookie: expert.cookie,
+      body: { answer: "A full answer, long enough to be accepted by the answer rules.", status: "answered" },
+    });
+    expect(answered.status, await answered.clone().text()).toBe(200);
+    const afterAnswer = await anonymous(address);
+    expect(status(afterAnswer)).toBe("MISS");
+    expect(answeredCount(await afterAnswer.text())).toBe("1");
   });
 });

@@ -61,7 +61,7 @@ describe("the expert profile read model", () => {
     expect((await get("/ada-q", cookie)).status).toBe(200);
     await waitForKv(cacheKeys.expertIdByCustomUrl("ada-q"));
     await env.DB.prepare("UPDATE experts SET custom_url = 'ada-new' WHERE id = ?").bind(ada.id).run();
-    await invalidateExpert({ cache: env.CACHE }, { id: ada.id });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id, customUrls: ["ada-new"] });
     expect((await get("/ada-q", cookie)).status).toBe(404);
     expect((await get("/ada-new", cookie)).status).toBe(200);
   });
@@ -71,7 +71,7 @@ describe("the expert profile read model", () => {
     await waitForKv(cacheKeys.expertProfile(ada.id));
     await insertReview(db(), { expertId: ada.id, rating: 2 });
     expect(await page(`/expert/${ada.id}`)).toContain("Rated 5.0 out of 5, no reviews yet");
-    await invalidateExpert({ cache: env.CACHE }, { id: ada.id });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id, customUrls: [] });
     expect(await page(`/expert/${ada.id}`)).toContain("Rated 2.0 out of 5 from 1 review");
   });
 });
@@ -87,7 +87,7 @@ describe("the home page read models", () => {
     // In-app navigations stream the featured experts in behind a skeleton instead of waiting.
     const data = await (await get("/_root.data", cookie, { "Sec-Fetch-Dest": "empty" })).text();
     expect(data).toContain('"featured",["P",');
-    await invalidateExpert({ cache: env.CACHE }, { id: ada.id });
+    await invalidateExpert({ cache: env.CACHE }, { id: ada.id, customUrls: [] });
     const after = await page("/");
     expect(after).toContain("Featured Experts");
     expect(after).toContain("Browse All Experts");

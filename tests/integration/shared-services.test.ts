@@ -44,7 +44,7 @@ describe("the KV read-model cache", () => {
     expect(await readThrough(env.CACHE, "v1:expert:7", load, { waitUntil: track })).toEqual({ n: 1 });
     await Promise.all(pending);
     expect(await readThrough(env.CACHE, "v1:expert:7", load, { waitUntil })).toEqual({ n: 1 });
-    await invalidateExpert({ cache: env.CACHE }, { id: 7 });
+    await invalidateExpert({ cache: env.CACHE }, { id: 7, customUrls: [] });
     expect(await readThrough(env.CACHE, "v1:expert:7", load, { waitUntil: track })).toEqual({ n: 2 });
   });
 });
