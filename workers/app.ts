@@ -50,6 +50,12 @@ function allowedMethods(pathname: string): string {
 }
 
 /**
+ * Remix still answers its pre-single-fetch `?_data=` requests: it runs the route's action, then may
+ * fail to shape the answer (a 500 after the work was done). This app's client never makes them.
+ */
+const isLegacyDataRequest = (request: Request) => new URL(request.url).searchParams.has("_data");
+
+/**
  * Remix's own 405 (a method its router does not take, or a route with no action) says which methods
  * would do, as HTTP requires; under /api it answers in the API's `{ "error": ... }` shape.
  */
@@ -149,7 +155,12 @@ export default {
     let response: Response;
     try {
       if (isCrossSiteRequest(request)) response = crossSiteRefusal(request);
-      else if (request.method === "OPTIONS") {
+      else if (isLegacyDataRequest(request)) {
+        response = Response.json(
+          { error: "Requests with ?_data= are not supported." },
+          { status: 400, headers: { "Cache-Control": "no-store" } },
+        );
+      } else if (request.method === "OPTIONS") {
         // No cross-origin caller is served, so an OPTIONS only asks which methods a URL takes.
         response = new Response(null, {
           status: 204,

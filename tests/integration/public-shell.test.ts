@@ -129,6 +129,16 @@ describe("the contact form", () => {
     expect(rows[0]).toMatchObject({ ...valid, userId: null, handledAt: null });
   });
 
+  it("refuses Remix's old ?_data= requests before the action runs (the app uses single fetch)", async () => {
+    const legacy = await postForm("/contact?_data=routes%2Fcontact", valid);
+    expect(legacy.status).toBe(400);
+    expect(await legacy.json()).toEqual({ error: "Requests with ?_data= are not supported." });
+    expect(await countContactMessages()).toBe(0);
+    const read = await get("/experts?_data=routes%2Fexperts._index");
+    expect(read.status).toBe(400);
+    await read.body?.cancel();
+  });
+
   it("counts invisible characters as nothing: zero-width spaces are not a name or a message", async () => {
     const invisible = "\u200b\u200d\u2060\ufeff\u0000";
     const response = await postForm("/contact", {
