@@ -498,10 +498,11 @@ export async function setExpertVerified(
     .where(and(eq(experts.id, expertId), isNull(experts.deletedAt)))
     .limit(1);
   if (!expert) return null;
+  // Only a change of state writes: verifying twice keeps the first verification time.
   const update = db
     .update(experts)
     .set({ isVerified: verified, verifiedAt: verified ? now : null, updatedAt: now })
-    .where(and(eq(experts.id, expertId), isNull(experts.deletedAt)));
+    .where(and(eq(experts.id, expertId), isNull(experts.deletedAt), eq(experts.isVerified, !verified)));
   if (verified) {
     await db.batch([
       update,

@@ -70,6 +70,18 @@ describe("admin: experts (verify and feature)", () => {
     expect(sent).toHaveLength(1);
   });
 
+  it("keeps the first verification time when an expert is verified again", async () => {
+    const { expert } = await insertExpert(db(), { expert: { isVerified: false } });
+    const verify = () =>
+      postForm("/admin/experts", { intent: "verify", expertId: String(expert.id) }, { cookie: adminCookie });
+    expect((await verify()).status).toBe(200);
+    const firstVerified = new Date("2026-01-02T03:04:05Z");
+    await db().update(experts).set({ verifiedAt: firstVerified }).where(eq(experts.id, expert.id));
+    // A second click, or a second admin at the same time, changes nothing.
+    expect((await verify()).status).toBe(200);
+    expect(await expertRow(expert.id)).toMatchObject({ isVerified: true, verifiedAt: firstVerified });
+  });
+
   it("features and unfeatures an expert (top expert), refreshing the featured list", async () => {
     const { expert } = await insertExpert(db());
     await env.CACHE.put(cacheKeys.featuredExperts(), JSON.stringify({ value: [] }));
