@@ -195,11 +195,42 @@ export function canonicalTimeZone(timeZone: string): string | null {
 
 export const isValidTimeZone = (timeZone: string) => canonicalTimeZone(timeZone) !== null;
 
-/** Every IANA zone this runtime knows, sorted, UTC included (Intl's list leaves it out). */
+/**
+ * The current IANA names of zones that V8's time-zone data still calls by an old one: Intl answers
+ * "Asia/Calcutta" for "Asia/Kolkata", and nobody looks for Kolkata under C.
+ */
+const CURRENT_ZONE_NAMES: Readonly<Record<string, string>> = {
+  "Africa/Asmera": "Africa/Asmara",
+  "America/Buenos_Aires": "America/Argentina/Buenos_Aires",
+  "America/Catamarca": "America/Argentina/Catamarca",
+  "America/Coral_Harbour": "America/Atikokan",
+  "America/Cordoba": "America/Argentina/Cordoba",
+  "America/Godthab": "America/Nuuk",
+  "America/Indianapolis": "America/Indiana/Indianapolis",
+  "America/Jujuy": "America/Argentina/Jujuy",
+  "America/Louisville": "America/Kentucky/Louisville",
+  "America/Mendoza": "America/Argentina/Mendoza",
+  "Asia/Calcutta": "Asia/Kolkata",
+  "Asia/Katmandu": "Asia/Kathmandu",
+  "Asia/Rangoon": "Asia/Yangon",
+  "Asia/Saigon": "Asia/Ho_Chi_Minh",
+  "Atlantic/Faeroe": "Atlantic/Faroe",
+  "Europe/Kiev": "Europe/Kyiv",
+  "Pacific/Enderbury": "Pacific/Kanton",
+  "Pacific/Ponape": "Pacific/Pohnpei",
+  "Pacific/Truk": "Pacific/Chuuk",
+};
+
+/** A zone as people look for it in a list: its current name, underscores as spaces ("Asia/Ho Chi Minh"). */
+export const timeZoneLabel = (timeZone: string) =>
+  (CURRENT_ZONE_NAMES[timeZone] ?? timeZone).replace(/_/g, " ");
+
+/** Every IANA zone this runtime knows, UTC included (Intl's list leaves it out), in order of their labels. */
 export function listTimeZones(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
   const zones = supported ? supported("timeZone") : [];
-  return [...new Set([...zones, "UTC"])].sort();
+  const byLabel = (a: string, b: string) => (timeZoneLabel(a) < timeZoneLabel(b) ? -1 : 1);
+  return [...new Set([...zones, "UTC"])].sort(byLabel);
 }
 
 /** The browser's own zone (or UTC when it cannot say). Only meaningful in the browser. */

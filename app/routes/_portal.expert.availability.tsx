@@ -26,6 +26,7 @@ import {
   listTimeZones,
   type ScheduleWindow,
   startsForDay,
+  timeZoneLabel,
   WEEK_ORDER,
   zoneName,
 } from "~/lib/slots";
@@ -346,7 +347,7 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
           >
             {zoneOptions.map((name) => (
               <option key={name} value={name}>
-                {name.replace(/_/g, " ")}
+                {timeZoneLabel(name)}
               </option>
             ))}
           </select>

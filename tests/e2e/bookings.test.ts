@@ -305,6 +305,10 @@ describe("the expert's availability", () => {
     const zone = page.getByLabel("Time zone");
     // First setup: the browser's zone is suggested.
     await expect.poll(() => zone.inputValue()).toBe("Europe/Berlin");
+    // Zones that were renamed are listed by their current names.
+    const zoneNames = await zone.locator("option").allTextContents();
+    expect(zoneNames).toContain("Asia/Kolkata");
+    expect(zoneNames).not.toContain("Asia/Calcutta");
     await zone.selectOption("America/New_York");
     await page.getByLabel("Saturday", { exact: true }).check();
     await page.getByLabel("Saturday until").selectOption("13:00");

@@ -13,6 +13,7 @@ import {
   formatTime12,
   instantToLocal,
   isValidDate,
+  listTimeZones,
   localToInstant,
   monthGrid,
   overlapsBusy,
@@ -21,6 +22,7 @@ import {
   slotsForDate,
   slotsOnViewerDate,
   startsForDay,
+  timeZoneLabel,
   upcomingSlots,
   viewerDates,
   zonedTimeToInstant,
@@ -300,6 +302,34 @@ describe("cancellation cut-off and zone names", () => {
     expect(canonicalTimeZone("utc")).toBe("UTC");
     for (const bad of ["Mars/Olympus", "", "+05:00", "America/New_York; drop table", "x".repeat(80)]) {
       expect(canonicalTimeZone(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe("the time-zone list", () => {
+  it("labels zones by their current names, each the same zone as the name Intl answers", () => {
+    const labels = listTimeZones().map(timeZoneLabel);
+    for (const current of [
+      "Asia/Kolkata",
+      "Europe/Kyiv",
+      "Asia/Ho Chi Minh",
+      "Asia/Kathmandu",
+      "America/Nuuk",
+    ]) {
+      expect(labels, current).toContain(current);
+    }
+    expect(labels).not.toContain("Asia/Calcutta");
+    expect(canonicalTimeZone("Asia/Kolkata")).toBe(canonicalTimeZone("Asia/Calcutta"));
+    expect(timeZoneLabel("America/New_York")).toBe("America/New York");
+    // Sorted as they read, so Kolkata sits between Kathmandu and Krasnoyarsk.
+    expect(labels).toEqual([...labels].sort());
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it("maps only zones this runtime knows to names it reads as the same zone", () => {
+    for (const zone of listTimeZones()) {
+      const label = timeZoneLabel(zone).replace(/ /g, "_");
+      expect(canonicalTimeZone(label), zone).toBe(canonicalTimeZone(zone));
     }
   });
 });
