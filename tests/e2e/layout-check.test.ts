@@ -1,7 +1,8 @@
 /**
  * The phone-width checker (tests/e2e/support/layout.ts) itself: it must catch sideways scrolling,
  * overlapping controls and controls hidden under a fixed bar, and stay quiet about layouts that are
- * fine (nested controls, carousels that scroll inside themselves, visually hidden helpers).
+ * fine (nested controls, carousels that scroll inside themselves, visually hidden helpers, links that
+ * wrap side by side, the content of a closed <details>).
  */
 import { describe, expect, it } from "vitest";
 import { newPage, PHONE } from "./harness";
@@ -26,6 +27,19 @@ describe("the phone-width checker", () => {
         <nav style="position:fixed;bottom:0;left:0;right:0;height:60px;background:#fff"><button>Ask</button></nav>`),
     );
     expect(await layoutProblems(tab)).toEqual({ horizontalOverflow: null, overlaps: [], covered: [] });
+  });
+
+  it("passes links that wrap next to each other in a sentence, and controls in a closed <details>", async () => {
+    const tab = await newPage(PHONE);
+    await tab.setContent(
+      page(`
+        <p style="width:200px;font:16px/20px sans-serif">Questions? See the <a href="#c">contact page, where we answer</a>
+          or read the <a href="#p">Privacy Policy for the details</a> today.</p>
+        <details><summary>Filters</summary><input aria-label="Minimum price" style="width:300px"></details>
+        <button>Clear All</button>`),
+    );
+    // The closed field keeps a box where the button sits; it is not drawn, so nothing overlaps.
+    expect((await layoutProblems(tab)).overlaps).toEqual([]);
   });
 
   it("reports sideways scrolling, overlapping buttons and a link stuck under a fixed bar", async () => {

@@ -15,7 +15,8 @@ export type LayoutProblems = {
  *
  * Controls are the focusable or clickable elements that are actually visible: not display:none,
  * visibility:hidden, opacity 0 or pointer-events:none, at least 2 x 2 px after clipping by their
- * scrolling ancestors (so cards off-screen in a carousel, and visually hidden helpers, do not count).
+ * scrolling ancestors (so cards off-screen in a carousel, and visually hidden helpers, do not count);
+ * a link that wraps is the boxes of its lines.
  * A control nested in another (an input inside its label) is not an overlap. Controls in fixed or
  * sticky bars are compared with each other on screen; the rest in page coordinates.
  */
@@ -71,23 +72,30 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
       return false;
     };
 
-    /** The part of an element's box that its clipping ancestors let show (viewport coordinates). */
-    const visibleBox = (element: Element): Box | null => {
+    /**
+     * The parts of an element's boxes that its clipping ancestors let show (viewport coordinates): one
+     * box per line a link wraps over, so two links that share a line only where they meet do not overlap.
+     */
+    const visibleBoxes = (element: Element): Box[] => {
+      // Also false inside a closed <details>, whose content keeps its boxes but is not drawn.
+      if (!element.checkVisibility()) return [];
       const style = getComputedStyle(element);
       if (style.visibility !== "visible" || style.display === "none" || style.pointerEvents === "none") {
-        return null;
+        return [];
       }
-      let box: Box = element.getBoundingClientRect();
+      let clip: Box | null = null;
       for (let node = element; node && node !== root; node = node.parentElement as Element) {
         const nodeStyle = getComputedStyle(node);
-        if (Number(nodeStyle.opacity) === 0) return null;
+        if (Number(nodeStyle.opacity) === 0) return [];
         if (node !== element && nodeStyle.overflow !== "visible") {
-          box = intersect(box, node.getBoundingClientRect());
+          const nodeBox: Box = node.getBoundingClientRect();
+          clip = clip ? intersect(clip, nodeBox) : nodeBox;
         }
         if (nodeStyle.position === "fixed") break;
       }
-      const { width, height } = size(box);
-      return width >= 2 && height >= 2 ? box : null;
+      return [...element.getClientRects()]
+        .map((rect): Box => (clip ? intersect(rect, clip) : rect))
+        .filter((box) => size(box).width >= 2 && size(box).height >= 2);
     };
 
     // 1. Sideways scrolling.
@@ -111,17 +119,19 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
 
     // 2. Overlapping controls.
     const controls = [...document.querySelectorAll(CONTROLS)]
-      .map((element) => ({ element, box: visibleBox(element), pinned: isPinned(element) }))
-      .filter((control): control is { element: Element; box: Box; pinned: boolean } => control.box !== null)
+      .map((element) => ({ element, boxes: visibleBoxes(element), pinned: isPinned(element) }))
+      .filter((control) => control.boxes.length > 0)
       .map((control) => {
         // Page coordinates for controls that scroll with the page; screen coordinates for pinned ones.
         const dx = control.pinned ? 0 : window.scrollX;
         const dy = control.pinned ? 0 : window.scrollY;
-        const { left, top, right, bottom } = control.box;
-        return {
-          ...control,
-          box: { left: left + dx, top: top + dy, right: right + dx, bottom: bottom + dy },
-        };
+        const boxes = control.boxes.map(({ left, top, right, bottom }) => ({
+          left: left + dx,
+          top: top + dy,
+          right: right + dx,
+          bottom: bottom + dy,
+        }));
+        return { ...control, boxes };
       });
     const overlaps: string[] = [];
     for (let i = 0; i < controls.length; i++) {
@@ -130,10 +140,12 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
         const b = controls[j];
         if (a.pinned !== b.pinned) continue;
         if (a.element.contains(b.element) || b.element.contains(a.element)) continue;
-        const { width, height } = size(intersect(a.box, b.box));
-        if (width > TOLERANCE && height > TOLERANCE) {
+        const overlap = a.boxes
+          .flatMap((boxA) => b.boxes.map((boxB) => size(intersect(boxA, boxB))))
+          .find(({ width, height }) => width > TOLERANCE && height > TOLERANCE);
+        if (overlap) {
           overlaps.push(
-            `${describe(a.element)} overlaps ${describe(b.element)} (${Math.round(width)}x${Math.round(height)}px)`,
+            `${describe(a.element)} overlaps ${describe(b.element)} (${Math.round(overlap.width)}x${Math.round(overlap.height)}px)`,
           );
         }
       }
