@@ -1,17 +1,16 @@
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useHydrated } from "~/components/use-hydrated";
-import { formatCalendarDate, formatClockTime, zoneAbbreviation } from "~/lib/dates";
+import { formatCalendarDate, zoneAbbreviation } from "~/lib/dates";
 import { expertProfilePath } from "~/lib/experts";
 import { browserTimeZone, formatTime12, instantToLocal } from "~/lib/slots";
 
 /** A client's booking as the dashboard shows it (see app/models/client-dashboard.server.ts). */
 export type ClientBookingView = {
   id: number;
-  date: string;
-  startTime: string;
-  endTime: string;
+  /** The session's start and end, epoch milliseconds (UTC). */
   startsAt: number;
+  endsAt: number;
   duration: number;
   status: "pending" | "confirmed" | "completed" | "cancelled";
   expertTimeZone: string;
@@ -44,41 +43,44 @@ export function orderBookings(bookings: ClientBookingView[], now: number) {
   return [...upcoming, ...rest];
 }
 
+/** A session's date, hours and zone name on the wall clock of `timeZone`. */
+function sessionIn(booking: ClientBookingView, timeZone: string) {
+  const start = instantToLocal(booking.startsAt, timeZone);
+  const end = instantToLocal(booking.endsAt, timeZone);
+  return {
+    date: start.date,
+    times: `${formatTime12(start.time)} – ${formatTime12(end.time)}`,
+    zone: zoneAbbreviation(booking.startsAt, timeZone),
+  };
+}
+
 /**
  * One booking row: date and time in the visitor's own zone once the page is live, with the
  * expert's wall clock beside it (before that, the expert's, which the server can render), expert and
- * status, and the page's actions (calendar links, cancel).
+ * status, and the page's actions (calendar links, cancel). Both come from the session's instants in
+ * the expert's current zone, never from the wall clock stored at booking time, which is wrong once
+ * the expert moves to another zone.
  */
 function BookingRow({ booking, actions }: { booking: ClientBookingView; actions?: ReactNode }) {
   const hydrated = useHydrated();
-  const zone = zoneAbbreviation(booking.startsAt, booking.expertTimeZone);
-  const expertTimes = `${formatClockTime(booking.startTime)} – ${formatClockTime(booking.endTime)}`;
   const viewerZone = hydrated ? browserTimeZone() : booking.expertTimeZone;
   const own = viewerZone !== booking.expertTimeZone;
-  const endsAt = booking.startsAt + booking.duration * 60 * 1000;
-  const start = instantToLocal(booking.startsAt, viewerZone);
-  const end = instantToLocal(endsAt, viewerZone);
+  const expert = sessionIn(booking, booking.expertTimeZone);
+  const viewer = own ? sessionIn(booking, viewerZone) : expert;
   return (
     <tr className="booking-row" data-status={booking.status}>
       <td data-label="Date">
-        <div>{formatCalendarDate(own ? start.date : booking.date)}</div>
+        <div>{formatCalendarDate(viewer.date)}</div>
       </td>
       <td data-label="Time">
         <div>
+          {`${viewer.times} `}
+          <span className="muted">{viewer.zone}</span>
           {own ? (
-            <>
-              {`${formatTime12(start.time)} – ${formatTime12(end.time)} `}
-              <span className="muted">{zoneAbbreviation(booking.startsAt, viewerZone)}</span>
-              <span className="booking-row__local muted">
-                {`Expert's time: ${start.date === booking.date ? "" : `${formatCalendarDate(booking.date)}, `}${expertTimes} ${zone}`}
-              </span>
-            </>
-          ) : (
-            <>
-              {`${expertTimes} `}
-              <span className="muted">{zone}</span>
-            </>
-          )}
+            <span className="booking-row__local muted">
+              {`Expert's time: ${viewer.date === expert.date ? "" : `${formatCalendarDate(expert.date)}, `}${expert.times} ${expert.zone}`}
+            </span>
+          ) : null}
         </div>
       </td>
       <td data-label="Expert">

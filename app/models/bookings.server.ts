@@ -1553,7 +1553,7 @@ export function clientBookingsView(
       clientName: input.clientName,
       viewer: "client",
       startsAt: booking.startsAt,
-      endsAt: booking.startsAt + booking.duration * 60 * 1000,
+      endsAt: booking.endsAt,
       origin: input.origin,
       host,
     });

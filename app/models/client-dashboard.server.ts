@@ -7,6 +7,7 @@ import type { Database } from "~/db/client.server";
 import { allRows, rawBatch } from "~/db/raw.server";
 import type { QUESTION_STATUSES } from "~/db/schema.server";
 import { displayName, type ExpertCardData } from "~/lib/experts";
+import { instantToLocal } from "~/lib/slots";
 import { favoriteExpertCardsQuery, toCard } from "./discovery.server";
 
 /** Statuses a client sees; a question still waiting for its payment is not a question yet. */
@@ -32,12 +33,16 @@ export type ClientQuestion = {
 
 export type ClientBooking = {
   id: number;
-  /** The expert's local date (yyyy-MM-dd) and times (HH:MM). */
+  /**
+   * The expert's local date (yyyy-MM-dd) and times (HH:MM) in their current zone, worked out from
+   * the instants: the wall clock stored at booking time is wrong once the expert changes zone.
+   */
   date: string;
   startTime: string;
   endTime: string;
   /** Epoch milliseconds (UTC). */
   startsAt: number;
+  endsAt: number;
   duration: number;
   status: "pending" | "confirmed" | "completed" | "cancelled";
   expertTimeZone: string;
@@ -80,10 +85,8 @@ type QuestionRow = {
 
 type BookingRow = {
   id: number;
-  date: string;
-  start_time: string;
-  end_time: string;
   starts_at: number;
+  ends_at: number;
   duration: number;
   status: ClientBooking["status"];
   amount: number;
@@ -124,8 +127,7 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
     allRows<BookingRow>(
       db,
       sql`
-      SELECT b.id AS id, b.date AS date, b.start_time AS start_time, b.end_time AS end_time,
-        b.starts_at AS starts_at, b.duration AS duration, b.status AS status,
+      SELECT b.id AS id, b.starts_at AS starts_at, b.ends_at AS ends_at, b.duration AS duration, b.status AS status,
         b.amount AS amount, b.meeting_link AS meeting_link, b.link_sent_at AS link_sent_at,
         e.time_zone AS time_zone, e.id AS expert_id, e.custom_url AS expert_custom_url,
         u.name AS name, u.first_name AS first_name, u.last_name AS last_name, u.username AS username,
@@ -158,24 +160,30 @@ export async function getClientDashboard(db: Database, userId: number): Promise<
           : { id: row.expert_id, name: displayName(row), customUrl: row.expert_custom_url },
       myRating: row.my_rating === null ? null : Number(row.my_rating),
     })),
-    bookings: bookings.map((row) => ({
-      id: row.id,
-      date: row.date,
-      startTime: row.start_time,
-      endTime: row.end_time,
-      startsAt: Number(row.starts_at),
-      duration: row.duration,
-      status: row.status,
-      expertTimeZone: row.time_zone,
-      amount: Number(row.amount),
-      meetingLink: row.meeting_link,
-      linkSentAt: row.link_sent_at === null ? null : Number(row.link_sent_at),
-      myRating: row.my_rating === null ? null : Number(row.my_rating),
-      expert: {
-        id: row.expert_id,
-        name: displayName(row),
-        customUrl: row.expert_custom_url,
-      },
-    })),
+    bookings: bookings.map((row) => {
+      const startsAt = Number(row.starts_at);
+      const endsAt = Number(row.ends_at);
+      const start = instantToLocal(startsAt, row.time_zone);
+      return {
+        id: row.id,
+        date: start.date,
+        startTime: start.time,
+        endTime: instantToLocal(endsAt, row.time_zone).time,
+        startsAt,
+        endsAt,
+        duration: row.duration,
+        status: row.status,
+        expertTimeZone: row.time_zone,
+        amount: Number(row.amount),
+        meetingLink: row.meeting_link,
+        linkSentAt: row.link_sent_at === null ? null : Number(row.link_sent_at),
+        myRating: row.my_rating === null ? null : Number(row.my_rating),
+        expert: {
+          id: row.expert_id,
+          name: displayName(row),
+          customUrl: row.expert_custom_url,
+        },
+      };
+    }),
   };
 }

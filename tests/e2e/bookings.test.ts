@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
-import { instantToLocal, localToInstant } from "../../app/lib/slots";
+import { formatLongDate, formatTime12, instantToLocal, localToInstant, zoneName } from "../../app/lib/slots";
 import {
   DESKTOP,
   screenshot as fullPageScreenshot,
@@ -325,6 +325,77 @@ describe("the expert's availability", () => {
     await page.getByLabel("Saturday", { exact: true }).uncheck();
     await page.getByRole("button", { name: "Save Schedule" }).click();
     await expect.poll(() => page.getByText("Schedule saved").first().isVisible()).toBe(true);
+  });
+});
+
+describe("a session after the expert changes time zone", () => {
+  /** Saves the demo expert's zone on the Availability screen, keeping the weekly hours. */
+  async function moveExpert(expert: Page, timeZone: string) {
+    await gotoHydrated(expert, "/expert/availability");
+    await expert.getByLabel("Time zone").selectOption(timeZone);
+    await expert.getByRole("button", { name: "Save Schedule" }).click();
+    await expect.poll(() => expert.getByText("Schedule saved").first().isVisible()).toBe(true);
+  }
+
+  it("shows the client the booked instant, in their zone and on the expert's new clock", async () => {
+    const LOS_ANGELES = "America/Los_Angeles";
+    const client = await newPage(DESKTOP, { timezoneId: LOS_ANGELES });
+    await signInAs(client, "client");
+    await openBookingScreen(client);
+    await chooseFirstFreeSlot(client);
+    await client.locator("form#book-session").getByLabel("Name").fill(unique("Riley"));
+    await client
+      .locator("form#book-session")
+      .getByLabel("Message")
+      .fill(unique("E2E: a session that outlives its expert's move to the west coast"));
+    await Promise.all([
+      client.waitForURL((url) => url.pathname === "/thank-you"),
+      client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click(),
+    ]);
+    await expect.poll(() => client.getByRole("heading", { name: "Session Booked!" }).isVisible()).toBe(true);
+    const bookingId = Number(new URL(client.url()).searchParams.get("booking"));
+    const mine = (await (await client.request.get("/api/bookings")).json()) as ApiBooking[];
+    const { startsAt } = mine.find((booking) => booking.id === bookingId)!;
+
+    // Booked on New York's clock; the expert then moves to Los Angeles, three hours behind.
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    await moveExpert(expert, LOS_ANGELES);
+    const row = (page: Page) =>
+      page.locator("tr.booking-row", { has: page.locator(`a[href="/bookings/${bookingId}/calendar.ics"]`) });
+    const span = (zone: string) => {
+      const start = instantToLocal(startsAt, zone);
+      const end = instantToLocal(startsAt + 3_600_000, zone);
+      return {
+        date: formatLongDate(start.date),
+        times: `${formatTime12(start.time)} – ${formatTime12(end.time)}`,
+      };
+    };
+    try {
+      // In the expert's new zone: one time, the right one.
+      const west = span(LOS_ANGELES);
+      await gotoHydrated(client, "/dashboard/bookings");
+      const time = row(client).locator("td[data-label='Time']");
+      await expect.poll(() => time.textContent()).toBe(`${west.times} ${zoneName(startsAt, LOS_ANGELES)}`);
+      expect(await row(client).locator("td[data-label='Date']").textContent()).toBe(west.date);
+
+      // Elsewhere: their own time, and the expert's new wall clock beside it.
+      const berlin = await newPage(DESKTOP, BERLIN);
+      await signInAs(berlin, "client");
+      await gotoHydrated(berlin, "/dashboard/bookings");
+      const own = span("Europe/Berlin");
+      const text = () => row(berlin).locator("td[data-label='Time']").textContent();
+      await expect.poll(text).toContain(`${own.times} ${zoneName(startsAt, "Europe/Berlin")}`);
+      expect(await text()).toContain(
+        `Expert's time: ${own.date === west.date ? "" : `${west.date}, `}${west.times} ${zoneName(startsAt, LOS_ANGELES)}`,
+      );
+    } finally {
+      await moveExpert(expert, "America/New_York");
+      await gotoHydrated(client, "/dashboard/bookings");
+      await row(client).getByRole("button", { name: "Cancel Session" }).click();
+      await client.getByRole("dialog").getByRole("button", { name: "Yes, cancel", exact: true }).click();
+      await expect.poll(() => client.getByText("Session cancelled").first().isVisible()).toBe(true);
+    }
   });
 });
 

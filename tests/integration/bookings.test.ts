@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { availability, bookings, emailOutbox, experts } from "~/db/schema.server";
-import { instantToLocal, localToInstant } from "~/lib/slots";
+import { formatLongDate, formatTime12, instantToLocal, localToInstant, zoneName } from "~/lib/slots";
 import { createBooking, freeExpiredHolds } from "~/models/bookings.server";
 import { getExpertDashboard } from "~/models/experts.server";
 import { cacheKeys } from "~/services/cache.server";
@@ -708,6 +708,61 @@ describe("the client's dashboard", () => {
     expect(html).toContain("Sessions can be cancelled up to 24 hours before they start");
     // The video room stays private until it is sent, 15 minutes before.
     expect(html).not.toContain("meet.jit.si");
+  });
+});
+
+describe("a session after its expert changes time zone", () => {
+  it("shows everyone the booked instant, on the expert's new wall clock, not the one stored at booking", async () => {
+    const expert = await newBookableExpert({ timeZone: "Asia/Kolkata" });
+    const client = await newClient();
+    const created = await bookOk(client, {
+      expertId: expert.expertId,
+      date: bookableDate({ n: 2, timeZone: "Asia/Kolkata" }),
+      time: "09:00",
+    });
+    const row = await getBooking(created.bookingId);
+    expect(row.startTime).toBe("09:00");
+
+    // The expert moves to Los Angeles on the Availability screen.
+    const weekdays = Object.fromEntries(
+      [0, 1, 2, 3, 4, 5, 6].flatMap((day) => [
+        ...(day >= 1 && day <= 5 ? [[`days[${day}].enabled`, "on"]] : []),
+        [`days[${day}].start`, "09:00"],
+        [`days[${day}].end`, "17:00"],
+      ]),
+    );
+    const moved = await postForm(
+      "/expert/availability",
+      { intent: "schedule", timeZone: "America/Los_Angeles", ...weekdays },
+      { cookie: expert.cookie },
+    );
+    expect(moved.status).toBe(200);
+
+    // 09:00 in Kolkata is 03:30 UTC: the evening before in Los Angeles.
+    const start = instantToLocal(row.startsAt, "America/Los_Angeles");
+    const end = instantToLocal(row.endsAt, "America/Los_Angeles");
+    expect(start.time).toMatch(/^(19|20):30$/);
+    const zone = zoneName(row.startsAt.getTime(), "America/Los_Angeles");
+
+    // The client's bookings, as the server renders them (the expert's zone until the page is live).
+    for (const path of ["/dashboard", "/dashboard/bookings"]) {
+      const markup = (await (await get(path, client.cookie)).text()).split("__remixContext")[0];
+      expect(markup).toContain(formatLongDate(start.date));
+      expect(markup).toContain(
+        `${formatTime12(start.time)} – ${formatTime12(end.time)} <span class="muted">${zone}</span>`,
+      );
+      expect(markup).not.toContain("9:00 AM – 10:00 AM");
+    }
+    const mine = (await (await get("/api/bookings", client.cookie)).json()) as Record<string, unknown>[];
+    expect(mine).toEqual([
+      expect.objectContaining({
+        id: created.bookingId,
+        date: start.date,
+        startTime: start.time,
+        endTime: end.time,
+        expertTimeZone: "America/Los_Angeles",
+      }),
+    ]);
   });
 });
 

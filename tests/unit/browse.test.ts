@@ -154,10 +154,8 @@ describe("the dashboard lists", () => {
     ) => ({
       id,
       startsAt,
+      endsAt: startsAt + 3_600_000,
       status,
-      date: "2030-01-01",
-      startTime: "10:00",
-      endTime: "11:00",
       duration: 60,
       expertTimeZone: "UTC",
       expert: { id: 1, name: "E", customUrl: null },
