@@ -1378,10 +1378,8 @@ export function upcomingBookingsQuery(
     .select({
       id: bookings.id,
       name: bookings.name,
-      date: bookings.date,
-      startTime: bookings.startTime,
-      endTime: bookings.endTime,
       startsAt: bookings.startsAt,
+      endsAt: bookings.endsAt,
       duration: bookings.duration,
       notes: bookings.notes,
     })

@@ -251,8 +251,6 @@ export async function sendMeetingLinks(db: Database, now: Date, { limit = TASK_L
       id: bookings.id,
       userId: bookings.userId,
       meetingLink: bookings.meetingLink,
-      startTime: bookings.startTime,
-      date: bookings.date,
       expertUserId: experts.userId,
     })
     .from(bookings)

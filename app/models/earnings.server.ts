@@ -1,7 +1,8 @@
 import { and, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { bookings, payments, questions } from "~/db/schema.server";
+import { bookings, experts, payments, questions } from "~/db/schema.server";
 import { lastMonthKeys, startOfMonth } from "~/lib/months";
+import { instantToLocal } from "~/lib/slots";
 
 /**
  * An expert's earnings, read from the payments ledger (DESIGN.md "earnings read two ways"):
@@ -205,13 +206,14 @@ export type LedgerLine = {
   bookingStatus: string | null;
   clientName: string | null;
   question: string | null;
+  /** The session's date (yyyy-MM-dd) and start (HH:MM) in the expert's current zone. */
   sessionDate: string | null;
   sessionStartTime: string | null;
 };
 
 /** Every ledger line of the expert, newest first, with what it paid for (the CSV export). */
 export async function listLedgerLines(db: Database, expertId: number): Promise<LedgerLine[]> {
-  return db
+  const rows = await db
     .select({
       id: payments.id,
       createdAt: payments.createdAt,
@@ -225,10 +227,11 @@ export async function listLedgerLines(db: Database, expertId: number): Promise<L
       bookingStatus: bookings.status,
       clientName: sql<string | null>`coalesce(${questions.name}, ${bookings.name})`,
       question: questions.question,
-      sessionDate: bookings.date,
-      sessionStartTime: bookings.startTime,
+      sessionStartsAt: bookings.startsAt,
+      timeZone: experts.timeZone,
     })
     .from(payments)
+    .innerJoin(experts, eq(experts.id, payments.expertId))
     .leftJoin(questions, eq(questions.id, payments.questionId))
     .leftJoin(bookings, eq(bookings.id, payments.bookingId))
     .where(
@@ -245,6 +248,11 @@ export async function listLedgerLines(db: Database, expertId: number): Promise<L
       ),
     )
     .orderBy(desc(payments.createdAt), desc(payments.id));
+  // From the instant, not the wall clock stored at booking time: the expert may have changed zone.
+  return rows.map(({ sessionStartsAt, timeZone, ...line }) => {
+    const start = sessionStartsAt === null ? null : instantToLocal(sessionStartsAt, timeZone);
+    return { ...line, sessionDate: start?.date ?? null, sessionStartTime: start?.time ?? null };
+  });
 }
 
 /** How a ledger line counts: earned, upcoming (a paid session not yet held) or not at all. */

@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { categories, expertCategories, experts, questions, reviews, users } from "~/db/schema.server";
 import { sortCategoriesForDisplay } from "~/lib/categories";
+import { instantToLocal } from "~/lib/slots";
 import type {
   AdminExpertFilter,
   ExpertGeneralInput,
@@ -376,6 +377,7 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     db
       .select({
         isVerified: experts.isVerified,
+        timeZone: experts.timeZone,
         pendingQuestions: sql<number>`(select count(*) from ${questions} where ${questions.expertId} = ${expertId} and ${questions.status} in ('pending', 'in_progress'))`,
         upcomingBookings: upcomingBookingsCount(expertId, now),
         answeredWithTimes: sql<number>`(select count(*) from ${questions} where ${questions.expertId} = ${expertId} and ${questions.status} = 'answered' and ${questions.answeredAt} is not null and ${questions.paidAt} is not null)`,
@@ -407,6 +409,7 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     upcomingBookingsQuery(db, { expertId, now, limit: DASHBOARD_UPCOMING_LIMIT }),
   ]);
   const row = stats[0];
+  const timeZone = row?.timeZone ?? "UTC";
   const meanResponseMs =
     row?.meanResponseMs === null || row?.meanResponseMs === undefined ? null : Number(row.meanResponseMs);
   const meanRating =
@@ -422,7 +425,16 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     averageRating: meanRating === null ? null : Math.round(meanRating * 10) / 10,
     reviewCount: Number(row?.reviewCount ?? 0),
     pendingList: pending,
-    upcomingList: upcoming,
+    // In the expert's zone now, not the wall clock stored at booking time (they may have moved).
+    upcomingList: upcoming.map(({ endsAt, ...booking }) => {
+      const start = instantToLocal(booking.startsAt, timeZone);
+      return {
+        ...booking,
+        date: start.date,
+        startTime: start.time,
+        endTime: instantToLocal(endsAt, timeZone).time,
+      };
+    }),
   };
 }
 

@@ -763,6 +763,19 @@ describe("a session after its expert changes time zone", () => {
         expertTimeZone: "America/Los_Angeles",
       }),
     ]);
+
+    // The expert's dashboard and earnings export read it on their new clock too.
+    const dashboard = await getExpertDashboard(db(), { expertId: expert.expertId, now: new Date() });
+    expect(dashboard.upcomingList).toEqual([
+      expect.objectContaining({
+        id: created.bookingId,
+        date: start.date,
+        startTime: start.time,
+        endTime: end.time,
+      }),
+    ]);
+    const csv = await (await get("/expert/earnings/export", expert.cookie)).text();
+    expect(csv).toContain(`Session on ${start.date} at ${start.time}`);
   });
 });
 
