@@ -17,14 +17,6 @@ export function formatCalendarDate(date: string): string {
   return formatUtcWeekdayDate(Date.UTC(year, month - 1, day));
 }
 
-/** "10:00 AM" for a wall-clock time written HH:MM. */
-export function formatClockTime(time: string): string {
-  const [hours, minutes] = time.split(":").map(Number);
-  const suffix = hours >= 12 ? "PM" : "AM";
-  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
-  return `${hour12}:${String(minutes).padStart(2, "0")} ${suffix}`;
-}
-
 /** The short name of a zone at an instant ("EDT", "GMT+8"). */
 export function zoneAbbreviation(epochMs: number, timeZone: string): string {
   try {
