@@ -12,7 +12,11 @@ import {
   type SignupNotice,
 } from "~/schemas/expert";
 import { deleteImageIfUnused, hasUploadedFile, storeUploadedImage } from "~/services/expert-images.server";
-import { checkProfileReferences, saveNewExpertProfile } from "~/services/expert-profile.server";
+import {
+  checkProfileReferences,
+  saveNewExpertProfile,
+  wizardTimeZone,
+} from "~/services/expert-profile.server";
 import { IMAGE_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
 import { clientAddress } from "./authenticator.server";
 import { endSession, getOptionalUser, startSession } from "./session.server";
@@ -171,6 +175,7 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
     saved = await saveNewExpertProfile(context, {
       userId,
       profile: input,
+      timeZone: wizardTimeZone(form.get("timeZone")),
       categories,
       profileImage: images.profile,
       headerImage: images.header,

@@ -113,12 +113,14 @@ export async function isCustomUrlTaken(db: Database, customUrl: string, exceptEx
 /**
  * Creates the expert profile of `userId` and makes the account an expert, in one batch (one
  * transaction): the profile, its category rows, and the role. An admin keeps the admin role.
+ * `timeZone` (a canonical IANA name) is the zone of the weekly schedule.
  */
 export async function createExpertProfile(
   db: Database,
   input: {
     userId: number;
     profile: ExpertProfileInput;
+    timeZone: string;
     categories: Extract<ResolvedCategories, { ok: true }>;
     profileImage?: string | null;
     headerImage?: string | null;
@@ -141,6 +143,7 @@ export async function createExpertProfile(
           categoryId: input.categories.primaryId,
           questionRate: profile.questionRate,
           sessionPrice: profile.sessionPrice,
+          timeZone: input.timeZone,
           profileImage: input.profileImage ?? null,
           headerImage: input.headerImage ?? null,
           isTopExpert: false,

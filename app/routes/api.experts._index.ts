@@ -11,10 +11,13 @@ import { getOwnExpertProfile } from "~/models/experts.server";
 import { EXPERT_LIMITS, ExpertSignupForUserSchema, expertApiValues } from "~/schemas/expert";
 import {
   ALREADY_EXPERT_MESSAGE,
+  ApiExpertTimeZoneSchema,
   checkProfileReferences,
   saveNewExpertProfile,
 } from "~/services/expert-profile.server";
 import { loadBrowsePage } from "~/services/read-models.server";
+
+const ApiExpertSignupSchema = ExpertSignupForUserSchema.extend({ timeZone: ApiExpertTimeZoneSchema });
 
 export const allowedMethods = ["GET", "HEAD", "POST"] as const;
 
@@ -37,8 +40,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
  * expert, with the sign-up wizard's rules (prices in integer cents, defaulting to the wizard's $10 and
  * $50; `termsAgreed: true` required). `userId`, when sent, must be the caller's own. `isTopExpert` is
  * never taken from the body (admins feature experts) and images are uploaded afterwards with
- * /api/experts/{id}/upload/profile and /upload/header. 409 when the user already is an expert or the
- * custom URL is taken.
+ * /api/experts/{id}/upload/profile and /upload/header. `timeZone` (an IANA name, as Availability
+ * takes it) is the zone of the weekly schedule, UTC when left out. 409 when the user already is an
+ * expert or the custom URL is taken.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
@@ -48,7 +52,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return apiError(403, "You can only create your own expert profile.");
   }
   if (user.expertProfile) return apiError(409, ALREADY_EXPERT_MESSAGE);
-  const input = parseOrThrow(ExpertSignupForUserSchema, {
+  const input = parseOrThrow(ApiExpertSignupSchema, {
     questionRate: EXPERT_LIMITS.defaultQuestionRateDollars,
     sessionPrice: EXPERT_LIMITS.defaultSessionPriceDollars,
     ...expertApiValues(body),
@@ -59,7 +63,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
       ...(categories.field ? { fieldErrors: { [categories.field]: [categories.message] } } : {}),
     });
   }
-  const saved = await saveNewExpertProfile(context, { userId: user.id, profile: input, categories });
+  const saved = await saveNewExpertProfile(context, {
+    userId: user.id,
+    profile: input,
+    timeZone: input.timeZone,
+    categories,
+  });
   if (!saved.ok) {
     return apiError(saved.status, saved.message, {
       ...(saved.field ? { fieldErrors: { [saved.field]: [saved.message] } } : {}),

@@ -6,6 +6,7 @@
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { forgetCachedUser } from "~/auth/session.server";
+import { canonicalTimeZone } from "~/lib/slots";
 import {
   AlreadyExpertError,
   CustomUrlTakenError,
@@ -16,6 +17,7 @@ import {
   updateExpertGeneral,
   updateExpertPricing,
 } from "~/models/experts.server";
+import { ScheduleSchema } from "~/schemas/bookings";
 import {
   CUSTOM_URL_TAKEN_MESSAGE,
   type ExpertGeneralInput,
@@ -108,6 +110,28 @@ export async function saveExpertPricing(
 }
 
 /**
+ * A new expert's zone when none usable was sent. The wizard sends the browser's zone once its script
+ * runs; without JavaScript nothing tells us the zone, so the schedule starts in UTC, which the wizard
+ * says, until the expert picks theirs under Availability (which suggests the browser's zone until a
+ * schedule is saved).
+ */
+export const NEW_EXPERT_DEFAULT_TIME_ZONE = "UTC";
+
+/**
+ * The wizard's `timeZone` (a hidden field the person never sees): the zone's canonical name when
+ * Availability would accept it, else the default. A name the browser knows and this runtime does not
+ * must not block the application.
+ */
+export function wizardTimeZone(sent: FormDataEntryValue | null): string {
+  return (typeof sent === "string" && canonicalTimeZone(sent.trim())) || NEW_EXPERT_DEFAULT_TIME_ZONE;
+}
+
+/** POST /api/experts' optional `timeZone`: Availability's rule and message, stored canonically. */
+export const ApiExpertTimeZoneSchema = ScheduleSchema.shape.timeZone
+  .transform((zone) => canonicalTimeZone(zone) ?? zone)
+  .default(NEW_EXPERT_DEFAULT_TIME_ZONE);
+
+/**
  * Writes a new expert profile for `userId` (the sign-up rules, already parsed, and the categories
  * checked by checkProfileReferences), then refreshes what caches it.
  */
@@ -116,6 +140,7 @@ export async function saveNewExpertProfile(
   input: {
     userId: number;
     profile: ExpertProfileInput;
+    timeZone: string;
     categories: Extract<ResolvedCategories, { ok: true }>;
     profileImage?: string | null;
     headerImage?: string | null;

@@ -7,6 +7,27 @@ import { gotoHydrated, signInAs } from "./support/pages";
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const wizard = (page: Page) => page.locator("form#expert-application");
 const continueButton = (page: Page) => wizard(page).getByRole("button", { name: "Continue" });
+const stamp = () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+
+/** Fills the account step of a new visitor's application. */
+async function fillAccount(page: Page, username: string) {
+  const form = wizard(page);
+  await form.getByLabel("First Name").fill("Ravi");
+  await form.getByLabel("Last Name").fill("Menon");
+  await form.getByLabel("Username").fill(username);
+  await form.getByLabel("Email").fill(`${username}@example.com`);
+  await form.getByLabel("Password").fill("schedule-pass-1");
+}
+
+/** The signed-in expert's profile id, as the session reports it. */
+async function ownExpertId(page: Page): Promise<number> {
+  const status = await (await page.request.get("/api/auth/status")).json();
+  return status.user.expertProfile.id;
+}
+
+/** The zone's canonical name in this runtime (Asia/Kolkata and Asia/Calcutta are one zone). */
+const sameZone = (zone: string) =>
+  new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
 
 describe("becoming an expert in the browser", () => {
   it("walks a new visitor through the wizard with both images, to the dashboard, settings, earnings and share", async () => {
@@ -163,6 +184,43 @@ describe("becoming an expert in the browser", () => {
       /^mailto:\?subject=/,
     );
     await screenshot(page, "expert-share-phone");
+  });
+
+  it("starts a new expert's weekly hours in the browser's time zone and says so", async () => {
+    const page = await newPage(PHONE, { timezoneId: "Asia/Kolkata" });
+    await gotoHydrated(page, "/become-expert");
+    const form = wizard(page);
+    await fillAccount(page, `e2e-kolkata-${stamp()}`);
+    await continueButton(page).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
+    await form.getByLabel("Professional Title").fill("Pricing Strategist");
+    await form.getByLabel("Company/Organization").fill("Menon Advisory");
+    await form.getByLabel("Primary Category").selectOption({ label: "Sales" });
+    await form
+      .getByLabel("Bio")
+      .fill(
+        "I help early-stage founders in India and abroad price their products and win their first deals.",
+      );
+    await continueButton(page).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Pricing");
+    // Named as the browser names it (Chromium says Asia/Calcutta, the same zone).
+    const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+    expect(sameZone(browserZone)).toBe(sameZone("Asia/Kolkata"));
+    expect(await form.getByText(`your browser's time zone, ${browserZone}.`).isVisible()).toBe(true);
+    expect(await form.getByText(/change the hours and the time zone under Availability/).isVisible()).toBe(
+      true,
+    );
+    await form.getByLabel("I agree to the terms and conditions").check();
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await page.waitForURL("**/expert/dashboard");
+
+    const availability = await (
+      await page.request.get(`/api/experts/${await ownExpertId(page)}/availability`)
+    ).json();
+    expect(sameZone(availability.timeZone)).toBe(sameZone("Asia/Kolkata"));
+    // The default hours are 9 AM to 6 PM in Kolkata: a day's first session starts at 03:30 UTC.
+    const nine = availability.slots.find((slot: { time: string }) => slot.time === "09:00");
+    expect(new Date(nine.startsAt).toISOString()).toMatch(/T03:30:00/);
   });
 
   it("tells a signed-in expert they already are one and sends them to the dashboard", async () => {

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expertCategories, experts, users } from "~/db/schema.server";
+import { canonicalTimeZone } from "~/lib/slots";
 import { cacheKeys } from "~/services/cache.server";
 import { insertExpert } from "../factories";
 import { db, get, insertAccount, postRaw, sessionCookieFrom, signIn } from "./support/accounts";
@@ -162,6 +163,34 @@ describe("the become-an-expert wizard (server side)", () => {
 
     // Signed in as an expert: the portal opens.
     expect((await get("/expert/dashboard", cookie!)).status).toBe(200);
+  });
+
+  it("stores the time zone the wizard sends (the browser's) as the weekly schedule's zone", async () => {
+    const fields = application({ timeZone: " Asia/Kolkata " });
+    expect((await submit(fields)).status).toBe(201);
+    const [expert] = await db()
+      .select({ timeZone: experts.timeZone })
+      .from(experts)
+      .innerJoin(users, eq(users.id, experts.userId))
+      .where(eq(users.username, String(fields.username)));
+    // Stored by its canonical name, as Availability stores it (this runtime's ICU may say Asia/Calcutta).
+    expect(expert.timeZone).toBe(canonicalTimeZone("Asia/Kolkata"));
+  });
+
+  it("starts the schedule in UTC when no zone (no JavaScript) or an unknown one is sent, and says so", async () => {
+    const page = await (await get("/become-expert")).text();
+    expect(shownOnPage(page)).toContain("UTC (your time zone can&#x27;t be detected without JavaScript)");
+    for (const timeZone of [undefined, "", "Mars/Olympus_Mons", "+05:30", "America/New_York; drop"]) {
+      const fields = application({ timeZone });
+      expect((await submit(fields)).status, String(timeZone)).toBe(201);
+      const [expert] = await db()
+        .select({ timeZone: experts.timeZone })
+        .from(experts)
+        .innerJoin(users, eq(users.id, experts.userId))
+        .where(eq(users.username, String(fields.username)));
+      // Not the column's America/New_York default: nothing said the expert is there.
+      expect(expert.timeZone, String(timeZone)).toBe("UTC");
+    }
   });
 
   it("never takes a role or admin flag from the form", async () => {

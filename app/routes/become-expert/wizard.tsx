@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ExpertisePicker } from "~/components/expertise-picker";
 import { ImagePicker } from "~/components/image-picker";
 import { PrefixedField } from "~/components/prefixed-field";
@@ -10,6 +10,7 @@ import { cx } from "~/components/ui/cx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/use-hydrated";
+import { browserTimeZone } from "~/lib/slots";
 import {
   EXPERT_LIMITS,
   ExpertAccountStepSchema,
@@ -99,6 +100,8 @@ export function ExpertWizard({
     Array.isArray(sent.expertise) ? sent.expertise : [],
   );
   const [bio, setBio] = useState(() => sentText("bio") ?? "");
+  // The weekly schedule starts in the browser's zone; without JavaScript the server uses UTC.
+  const timeZone = useMemo(() => (hydrated ? browserTimeZone() : null), [hydrated]);
   const movedByUser = useRef(false);
   const step = steps[Math.min(stepIndex, steps.length - 1)];
 
@@ -395,6 +398,15 @@ export function ExpertWizard({
               errors={e("sessionPrice")}
             />
           </div>
+          {timeZone ? <input type="hidden" name="timeZone" value={timeZone} /> : null}
+          <p className="hint">
+            Clients can book sessions in your weekly hours: Monday to Friday, 9:00 AM to 6:00 PM to start
+            with, in{" "}
+            {timeZone
+              ? `your browser's time zone, ${timeZone.replace(/_/g, " ")}.`
+              : "UTC (your time zone can't be detected without JavaScript)."}{" "}
+            You can change the hours and the time zone under Availability in your expert portal.
+          </p>
           <div className="field">
             <label className="checkbox">
               <input

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Category, expertCategories, experts, users } from "~/db/schema.server";
+import { canonicalTimeZone } from "~/lib/slots";
 import { cacheKeys } from "~/services/cache.server";
 import { insertExpert, insertQuestion, insertReview } from "../../factories";
 import { db, insertAccount, signIn } from "../support/accounts";
@@ -333,6 +334,42 @@ describe("POST /api/experts", () => {
     // Once an expert, always the same profile.
     const again = await callApi("POST", "/api/experts", { cookie: client.cookie, body: creation() });
     expect(again.status).toBe(409);
+  });
+
+  it("stores the schedule's time zone as Availability takes it, UTC when left out", async () => {
+    const inKolkata = await signedInClient();
+    const created = await callApi("POST", "/api/experts", {
+      cookie: inKolkata.cookie,
+      body: { ...creation(), timeZone: "Asia/Kolkata" },
+    });
+    expect(created.status).toBe(201);
+    const [kolkata] = await db().select().from(experts).where(eq(experts.userId, inKolkata.userId));
+    // Its canonical name, as Availability stores it (this runtime's ICU may say Asia/Calcutta).
+    expect(kolkata.timeZone).toBe(canonicalTimeZone("Asia/Kolkata"));
+    const availability = await json(await callApi("GET", `/api/experts/${kolkata.id}/availability`));
+    expect(availability.timeZone).toBe(kolkata.timeZone);
+
+    const unsaid = await signedInClient();
+    expect((await callApi("POST", "/api/experts", { cookie: unsaid.cookie, body: creation() })).status).toBe(
+      201,
+    );
+    const [utc] = await db().select().from(experts).where(eq(experts.userId, unsaid.userId));
+    expect(utc.timeZone).toBe("UTC");
+  });
+
+  it("refuses a time zone Availability would refuse (400) and creates nothing", async () => {
+    const client = await signedInClient();
+    for (const timeZone of ["Mars/Olympus_Mons", "+05:30", 330, null]) {
+      const response = await callApi("POST", "/api/experts", {
+        cookie: client.cookie,
+        body: { ...creation(), timeZone },
+      });
+      expect(response.status, String(timeZone)).toBe(400);
+      expect((await json(response)).fieldErrors, String(timeZone)).toEqual({
+        timeZone: ["Please choose a valid time zone."],
+      });
+    }
+    expect(await db().select().from(experts).where(eq(experts.userId, client.userId))).toEqual([]);
   });
 
   it("answers the sign-up messages (400) and creates nothing", async () => {
