@@ -223,6 +223,56 @@ describe("becoming an expert in the browser", () => {
     expect(new Date(nine.startsAt).toISOString()).toMatch(/T03:30:00/);
   });
 
+  it("keeps what was typed before the page's script ran, and saves it", async () => {
+    const page = await newPage(DESKTOP);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/build/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/become-expert", { waitUntil: "domcontentloaded" });
+    // Without the script every step is on the page, in one form.
+    const form = wizard(page);
+    const username = `e2e-early-${stamp()}`;
+    const customUrl = `early-${username.slice(-8)}`;
+    const bio =
+      "Typed while the page was still loading: twenty years of helping founders hire their first team.";
+    await fillAccount(page, username);
+    await form.getByLabel("Professional Title").fill("Hiring Advisor");
+    await form.getByLabel("Company/Organization").fill("Early Bird Co");
+    await form.getByLabel("Custom URL").fill(customUrl);
+    await form.getByLabel("Primary Category").selectOption({ label: "Legal" });
+    await form.locator("label.chip", { hasText: "Sales" }).click();
+    await form.getByLabel("Bio").fill(bio);
+    expect(await page.locator("html[data-hydrated]").count()).toBe(0);
+
+    release();
+    await page.waitForSelector("html[data-hydrated]");
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Account");
+    await continueButton(page).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
+    expect(await form.getByLabel("Professional Title").inputValue()).toBe("Hiring Advisor");
+    expect(await form.getByLabel("Custom URL").inputValue()).toBe(customUrl);
+    expect(await form.getByLabel("Bio").inputValue()).toBe(bio);
+    expect(await form.getByText(`${bio.length} / 500 characters`).isVisible()).toBe(true);
+    expect(await form.getByLabel("Primary Category").inputValue()).not.toBe("");
+    expect(await form.getByRole("checkbox", { name: "Sales" }).isChecked()).toBe(true);
+    await continueButton(page).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Pricing");
+    await form.getByLabel("I agree to the terms and conditions").check();
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await page.waitForURL("**/expert/dashboard");
+
+    const saved = await (await page.request.get(`/api/experts/custom/${customUrl}`)).json();
+    expect(saved).toMatchObject({ id: await ownExpertId(page), bio });
+    expect(saved.expertise).toContain("Sales");
+    // The primary category chosen before the script ran (it is not an area of expertise here).
+    expect(JSON.stringify(saved)).toContain('"Legal"');
+  });
+
   it("tells a signed-in expert they already are one and sends them to the dashboard", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");

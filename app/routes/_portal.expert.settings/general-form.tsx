@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "@remix-run/react";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { ExpertisePicker } from "~/components/expertise-picker";
 import { PrefixedField } from "~/components/prefixed-field";
 import { SelectField } from "~/components/select-field";
@@ -9,6 +9,7 @@ import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useForm } from "~/components/use-form";
+import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
 import { EXPERT_LIMITS, filterCustomUrlInput, makeExpertGeneralSchema } from "~/schemas/expert";
 
 export type SettingsFormResult = {
@@ -93,10 +94,17 @@ export function GeneralForm({
   const [categoryId, setCategoryId] = useState(profile.categoryId ? String(profile.categoryId) : "");
   const [expertise, setExpertise] = useState<string[]>(profile.expertise);
   const [bioLength, setBioLength] = useState(profile.bio.length);
+  const formRef = useRef<HTMLFormElement>(null);
+  useTypedBeforeHydration(formRef, {
+    [fields.customUrl.name]: ([typed = ""]) => setCustomUrl(typed),
+    [fields.categoryId.name]: ([typed = ""]) => setCategoryId(typed),
+    [fields.expertise.name]: setExpertise,
+    [fields.bio.name]: ([typed = ""]) => setBioLength(typed.trim().length),
+  });
   const busy = fetcher.state !== "idle";
 
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="card stack settings-form">
+    <fetcher.Form ref={formRef} method="post" {...getFormProps(form)} className="card stack settings-form">
       <input type="hidden" name="intent" value="general" />
       {result?.ok === false && result.error ? (
         <p className="form-error" role="alert">

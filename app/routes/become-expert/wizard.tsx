@@ -10,6 +10,7 @@ import { cx } from "~/components/ui/cx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/use-hydrated";
+import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
 import { browserTimeZone } from "~/lib/slots";
 import {
   EXPERT_LIMITS,
@@ -100,6 +101,12 @@ export function ExpertWizard({
     Array.isArray(sent.expertise) ? sent.expertise : [],
   );
   const [bio, setBio] = useState(() => sentText("bio") ?? "");
+  useTypedBeforeHydration(formRef, {
+    customUrl: ([typed = ""]) => setCustomUrl(filterCustomUrlInput(typed, { allowUnderscore: true })),
+    categoryId: ([typed = ""]) => setCategoryId(typed),
+    expertise: setExpertise,
+    bio: ([typed = ""]) => setBio(typed),
+  });
   // The weekly schedule starts in the browser's zone; without JavaScript the server uses UTC.
   const timeZone = useMemo(() => (hydrated ? browserTimeZone() : null), [hydrated]);
   const movedByUser = useRef(false);
