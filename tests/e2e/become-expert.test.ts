@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { layoutProblems } from "./support/layout";
 import { gotoHydrated, signInAs } from "./support/pages";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
@@ -271,6 +272,37 @@ describe("becoming an expert in the browser", () => {
     expect(saved.expertise).toContain("Sales");
     // The primary category chosen before the script ran (it is not an area of expertise here).
     expect(JSON.stringify(saved)).toContain('"Legal"');
+  });
+
+  it("fits a 320 px phone with a long unbroken name signed in", async () => {
+    const page = await newPage({ width: 320, height: 700, isMobile: true });
+    await gotoHydrated(page, "/register");
+    const register = page.locator("form#register");
+    const username = `e2e-narrow-${stamp()}`;
+    await register.getByLabel("Name", { exact: true }).fill(`Maximilian${"X".repeat(56)}`);
+    await register.getByLabel("Username").fill(username);
+    await register.getByLabel("Email").fill(`${username}@example.com`);
+    await register.getByLabel("Password").fill("narrow-pass-1");
+    await Promise.all([
+      page.waitForURL("**/dashboard"),
+      register.getByRole("button", { name: "Create Account" }).click(),
+    ]);
+    await gotoHydrated(page, "/become-expert");
+    await expect.poll(() => page.getByText("Signed in as").isVisible()).toBe(true);
+    const layout = await layoutProblems(page);
+    // The site header's menu button sticks out 7 px at 320 px on every signed-in page: not this screen's.
+    const culprits = (layout.horizontalOverflow?.culprits ?? []).filter(
+      (culprit) => !culprit.startsWith("<button.nav-toggle>"),
+    );
+    expect(culprits, "sticks out at 320 px").toEqual([]);
+    expect(layout.overlaps).toEqual([]);
+    // The name stays inside its banner, and the banner inside the card.
+    const banner = page.locator(".wizard__signed-in");
+    expect(await banner.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    const card = await page.locator(".wizard").boundingBox();
+    const steps = await page.locator(".wizard-steps").boundingBox();
+    expect(steps!.x + steps!.width).toBeLessThanOrEqual(card!.x + card!.width);
+    await screenshot(page, "become-expert-long-name-320");
   });
 
   it("tells a signed-in expert they already are one and sends them to the dashboard", async () => {
