@@ -115,4 +115,37 @@ describe("admin verification in the browser", () => {
     await expectNoHorizontalScroll(page, "admin experts");
     await screenshot(page, "admin-experts-phone");
   });
+
+  it("keeps a settings change typed before the page's script ran", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/build/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto("/expert/settings", { waitUntil: "domcontentloaded" });
+    const customUrl = page.getByLabel("Custom URL");
+    const category = page.getByLabel("Primary Category");
+    const before = await category.inputValue();
+    const other = await category
+      .locator("option")
+      .evaluateAll(
+        (options, chosen) =>
+          options
+            .map((option) => (option as HTMLOptionElement).value)
+            .find((value) => value && value !== chosen),
+        before,
+      );
+    await customUrl.fill("typed-before-the-script");
+    await category.selectOption(other ?? "");
+    release();
+    await page.waitForSelector("html[data-hydrated]");
+    // Nothing is saved: the form only has to keep what is in it.
+    expect(await customUrl.inputValue()).toBe("typed-before-the-script");
+    expect(await category.inputValue()).toBe(other);
+  });
 });
