@@ -12,7 +12,7 @@ import type { TestProject } from "vitest/node";
 import { DESKTOP, openPage, type Viewport } from "./support/browser";
 import { startServer } from "./support/server";
 
-export { DESKTOP, PHONE, SCREENSHOTS_DIR, screenshot, type Viewport } from "./support/browser";
+export { DESKTOP, PHONE, SCREENSHOTS_DIR, SMALL_PHONE, screenshot, type Viewport } from "./support/browser";
 
 declare module "vitest" {
   export interface ProvidedContext {

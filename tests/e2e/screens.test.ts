@@ -5,6 +5,7 @@
  *   error (a blocked script would stop hydration);
  * - axe-core finds no serious or critical accessibility violation, at 390 px and at 1280 px;
  * - at 390 px nothing scrolls sideways, no two controls overlap, and no fixed bar hides a control;
+ *   at 320 px (the narrowest phones in use) nothing scrolls sideways and no two controls overlap;
  * - Stripe.js (and the Payment Element chunk) load only on screens that take a payment;
  * - a screenshot at each width lands in results/screenshots/<name>-phone.png and -desktop.png.
  *
@@ -12,7 +13,7 @@
  */
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
-import { DESKTOP, PHONE, screenshot, type Viewport } from "./harness";
+import { DESKTOP, PHONE, SMALL_PHONE, screenshot, type Viewport } from "./harness";
 import { labelsBrokenMidWord, layoutProblems, tabsOutOfView } from "./support/layout";
 import { withNavigationRetry } from "./support/pages";
 import { rolesInUse, type Screen, type ScreenRole, screensFor } from "./support/screens";
@@ -67,7 +68,7 @@ function expectCleanRun(screen: Screen, watch: PageWatch) {
 for (const role of rolesInUse()) {
   describe(`screens as ${role === "anonymous" ? "a visitor" : `the demo ${role}`}`, () => {
     for (const screen of screensFor(role)) {
-      it(`${screen.name} (${screen.path}) is accessible and fits a 390 px phone`, async () => {
+      it(`${screen.name} (${screen.path}) is accessible and fits a 390 px and a 320 px phone`, async () => {
         const phone = await open(screen, PHONE);
         try {
           expect(await seriousA11yViolations(phone.page), `${screen.name} at 390 px`).toEqual([]);
@@ -84,6 +85,15 @@ for (const role of rolesInUse()) {
           expectCleanRun(screen, phone.watch);
         } finally {
           await phone.page.close();
+        }
+
+        const small = await open(screen, SMALL_PHONE);
+        try {
+          const layout = await layoutProblems(small.page);
+          expect(layout.horizontalOverflow, `${screen.name}: scrolls sideways at 320 px`).toBeNull();
+          expect(layout.overlaps, `${screen.name}: overlapping controls at 320 px`).toEqual([]);
+        } finally {
+          await small.page.close();
         }
 
         const desktop = await open(screen, DESKTOP);

@@ -9,6 +9,8 @@ export type Viewport = { width: number; height: number; isMobile?: boolean };
 /** An iPhone-sized phone (touch, mobile viewport meta honoured). */
 export const PHONE: Viewport = { width: 390, height: 844, isMobile: true };
 /** A laptop-sized desktop window. */
+/** The narrowest phones still in use (iPhone SE, first generation). */
+export const SMALL_PHONE: Viewport = { width: 320, height: 640, isMobile: true };
 export const DESKTOP: Viewport = { width: 1280, height: 800 };
 
 export const SCREENSHOTS_DIR = join(RESULTS_DIR, "screenshots");
