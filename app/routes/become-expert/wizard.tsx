@@ -11,7 +11,7 @@ import { ErrorList, Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/use-hydrated";
 import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
-import { browserTimeZone } from "~/lib/slots";
+import { browserTimeZone, timeZoneLabel } from "~/lib/slots";
 import {
   EXPERT_LIMITS,
   ExpertAccountStepSchema,
@@ -410,7 +410,7 @@ export function ExpertWizard({
             Clients can book sessions in your weekly hours: Monday to Friday, 9:00 AM to 6:00 PM to start
             with, in{" "}
             {timeZone
-              ? `your browser's time zone, ${timeZone.replace(/_/g, " ")}.`
+              ? `your browser's time zone, ${timeZoneLabel(timeZone)}.`
               : "UTC (your time zone can't be detected without JavaScript)."}{" "}
             You can change the hours and the time zone under Availability in your expert portal.
           </p>
