@@ -1,6 +1,7 @@
 // biome-ignore lint/style/noRestrictedImports: the one place that wraps Conform's useForm.
 import { useForm as useConformForm } from "@conform-to/react";
 import { useEffect } from "react";
+import { sayServerUnreachable } from "./keep-form-when-offline";
 
 /** How long a touch's click may follow the finger leaving the screen (no 300 ms delay: the viewport is set). */
 const TAP_CLICK_GRACE_MS = 500;
@@ -92,11 +93,26 @@ export function useSubmitKeptUnderThePointer(formId: string) {
   }, [formId]);
 }
 
-/** Conform's useForm, with the form's submit button kept under the pointer that presses it. */
+/**
+ * Conform's useForm, with the form's submit button kept under the pointer that presses it, and a
+ * valid form that is sent while the browser is offline kept as it is, with a message. (A fetcher's
+ * failed submission cannot be caught later: Remix reloads the page's data after it, which fails too;
+ * a page's own forms are also covered by their routes' keepFormWhenOffline.)
+ */
 export function useForm<Schema extends Record<string, unknown>, FormValue = Schema, FormError = string[]>(
   options: Parameters<typeof useConformForm<Schema, FormValue, FormError>>[0],
 ): ReturnType<typeof useConformForm<Schema, FormValue, FormError>> {
-  const result = useConformForm<Schema, FormValue, FormError>(options);
+  const result = useConformForm<Schema, FormValue, FormError>({
+    ...options,
+    onSubmit(event, context) {
+      if (!navigator.onLine) {
+        event.preventDefault();
+        sayServerUnreachable();
+        return;
+      }
+      options.onSubmit?.(event, context);
+    },
+  });
   useSubmitKeptUnderThePointer(result[0].id);
   return result;
 }

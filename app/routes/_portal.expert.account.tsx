@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { handleAccountAction } from "~/auth/account.server";
 import { requireExpert } from "~/auth/guards.server";
 import { AccountSettings } from "~/components/account-settings";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 
 export const meta: MetaFunction = () => [
   { title: "Account | Expert Portal" },
@@ -18,6 +19,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const { user } = await requireExpert(context, request);
   return handleAccountAction(context, request, user, { afterLogout: "/expert/login" });
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function ExpertAccount() {
   const { name, email } = useLoaderData<typeof loader>();

@@ -9,6 +9,7 @@ import {
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Label } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
@@ -107,6 +108,8 @@ const END_OPTIONS = [...START_OPTIONS.slice(1), "24:00"];
 const timeLabel = (time: string) => (time === "24:00" ? "12:00 AM (midnight)" : formatTime12(time));
 
 type Loaded = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { hasProfile: true }>;
+
+export const clientAction = keepFormWhenOffline;
 
 export default function ExpertAvailability() {
   const loaded = useLoaderData<typeof loader>();

@@ -10,6 +10,7 @@ import { Form, Link, useFetcher, useLoaderData, useSearchParams } from "@remix-r
 import { useEffect, useRef } from "react";
 import { requireAdmin, requireAdminForAction } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { Input, Label } from "~/components/ui/field";
@@ -84,6 +85,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await invalidateExpert(context, { id: changed.id, customUrls: [changed.customUrl] });
   return { ok: true, message: DONE[intent], expertId };
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function AdminExperts() {
   const { signedInAs, filter, search, experts, total, page, pageSize } = useLoaderData<typeof loader>();

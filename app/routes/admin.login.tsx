@@ -4,6 +4,7 @@ import { Link, useActionData, useSearchParams } from "@remix-run/react";
 import { safeRedirect } from "~/auth/redirect";
 import { getOptionalUser } from "~/auth/session.server";
 import { signInWithForm } from "~/auth/sign-in.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { LoginForm } from "~/components/login-form";
 import { isAdminUser } from "~/models/users.server";
 
@@ -23,6 +24,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   return signInWithForm(context, request, () => "/admin");
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function AdminLogin() {
   const actionData = useActionData<typeof action>();

@@ -10,6 +10,7 @@ import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { requireAdmin, requireAdminForAction } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
@@ -56,6 +57,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ? { ok: true, handled: submission.value.intent === "handled" }
     : data({ ok: false }, { status: 404 });
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function AdminMessages() {
   const { signedInAs, filter, messages, total, page, pageSize } = useLoaderData<typeof loader>();

@@ -18,6 +18,7 @@ import {
 } from "@remix-run/react";
 import { useCallback, useRef, useState } from "react";
 import { getOptionalUser, readWithSession } from "~/auth/session.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { PaymentFields } from "~/components/payment/payment-fields";
 import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
 import { seo } from "~/components/seo";
@@ -168,6 +169,8 @@ function submitted(navigate: ReturnType<typeof useNavigate>, questionId: number)
   toast({ title: "Success!", description: "Your question was submitted." });
   navigate(`/thank-you?question=${questionId}`);
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function AskScreen() {
   const { expert, ownProfile, price, mode, allowance, publishableKey, subscriptionPaymentFailed, retry } =

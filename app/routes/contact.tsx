@@ -4,6 +4,7 @@ import { type ActionFunctionArgs, data, type MetaFunction } from "@remix-run/clo
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { clientAddress } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/session.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { seo } from "~/components/seo";
 import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
@@ -39,6 +40,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await createContactMessage(context.db, { ...submission.value, userId: user?.id ?? null });
   return { result: submission.reply({ resetForm: true }), toast: makeToast(CONTACT_SENT_TOAST) };
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function Contact() {
   const actionData = useActionData<typeof action>();

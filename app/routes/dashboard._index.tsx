@@ -7,6 +7,7 @@ import { ClientBookingActions } from "~/components/bookings/client-booking-actio
 import { ClientBookings, type ClientBookingView } from "~/components/client-bookings";
 import { ClientQuestions, type ClientQuestionView } from "~/components/client-questions";
 import { FavoriteExperts } from "~/components/favorite-experts";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { SubscriptionPanel } from "~/components/subscription-panel";
 import { formatDate } from "~/lib/dates";
 import { readForm } from "~/lib/form-data.server";
@@ -73,6 +74,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       : `Your subscription will renew on ${formatDate(result.endDate.getTime())}.`,
   });
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function DashboardOverview() {
   const { favorites, questions, bookings, now, subscription } = useLoaderData<typeof loader>();

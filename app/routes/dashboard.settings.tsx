@@ -3,6 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { handleAccountAction } from "~/auth/account.server";
 import { requireUser } from "~/auth/guards.server";
 import { AccountSettings } from "~/components/account-settings";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
@@ -13,6 +14,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   return handleAccountAction(context, request, user, { afterLogout: "/" });
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function DashboardSettings() {
   const { name, email } = useLoaderData<typeof loader>();

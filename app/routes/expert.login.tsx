@@ -4,6 +4,7 @@ import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/
 import { safeRedirect } from "~/auth/redirect";
 import { getOptionalUser } from "~/auth/session.server";
 import { signInWithForm } from "~/auth/sign-in.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { LoginForm } from "~/components/login-form";
 import { Button } from "~/components/ui/button";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
@@ -26,6 +27,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   return signInWithForm(context, request, () => "/expert/dashboard");
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function ExpertLogin() {
   const { demo } = useLoaderData<typeof loader>();

@@ -8,6 +8,7 @@ import type {
 import { data } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Button } from "~/components/ui/button";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { formatRunTime } from "~/lib/cron-runs";
@@ -60,6 +61,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   return { ok: true, changed };
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function Notifications() {
   useFocusKeeper();

@@ -10,6 +10,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator
 import { useCallback, useRef, useState } from "react";
 import { getOptionalUser } from "~/auth/session.server";
 import { createAccountAndSignIn } from "~/auth/sign-in.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { PaymentFields } from "~/components/payment/payment-fields";
 import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
 import { seo } from "~/components/seo";
@@ -142,6 +143,8 @@ type IntentResponse = {
   status?: string;
   clientSecret?: string;
 };
+
+export const clientAction = keepFormWhenOffline;
 
 export default function SubscribeScreen() {
   const { signedInAs, active, mode, priceCents, publishableKey } = useLoaderData<typeof loader>();

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot, type Viewport } from "./harness";
-import { gotoHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, OFFLINE_MESSAGE, signInAs } from "./support/pages";
 
 const VIEWPORTS: Array<[string, Viewport]> = [
   ["phone", PHONE],
@@ -114,6 +114,35 @@ describe("admin verification in the browser", () => {
     await gotoHydrated(page, "/admin/experts");
     await expectNoHorizontalScroll(page, "admin experts");
     await screenshot(page, "admin-experts-phone");
+  });
+
+  it("keeps an edited bio through a save that cannot reach the server, and saves it once online", async () => {
+    const page = await newPage(PHONE);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/settings");
+    const bio = page.getByLabel("Bio");
+    const original = await bio.inputValue();
+    const edited = `${original.trim()} Edited offline at ${Date.now()}.`;
+    await bio.fill(edited);
+    await page.context().setOffline(true);
+    await page.getByRole("button", { name: "Save Changes" }).click();
+
+    await page.locator("li.toast").getByText(OFFLINE_MESSAGE).waitFor();
+    expect(await page.getByRole("heading", { name: "Something went wrong" }).count()).toBe(0);
+    expect(await bio.inputValue()).toBe(edited);
+    await expect.poll(() => page.getByRole("button", { name: "Save Changes" }).isEnabled()).toBe(true);
+
+    await page.context().setOffline(false);
+    const save = async (text: string) => {
+      await bio.fill(text);
+      await page.getByRole("button", { name: "Save Changes" }).click();
+      await page.locator("li.toast").getByText("Profile updated").waitFor();
+      await gotoHydrated(page, "/expert/settings");
+      expect(await bio.inputValue()).toBe(text);
+    };
+    await save(edited);
+    // Back as the seed had it, for the other tests.
+    await save(original);
   });
 
   it("keeps a settings change typed before the page's script ran", async () => {

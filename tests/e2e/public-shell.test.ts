@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
 import { getBrowser } from "./support/browser";
-import { gotoHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, OFFLINE_MESSAGE, signInAs } from "./support/pages";
 
 const NAV_LABELS = [
   "Home",
@@ -211,6 +211,39 @@ describe("the contact form", () => {
     await expect.poll(() => page.getByLabel("Name", { exact: true }).inputValue()).toBe("");
     expect(await page.getByLabel("Message", { exact: true }).inputValue()).toBe("");
     await screenshot(page, "public-shell-contact-sent");
+  });
+
+  it("keeps the message and says so when the connection is gone, then sends it once it is back", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/contact");
+    const message = "Written on a train: please keep this when the tunnel cuts me off.";
+    await page.getByLabel("Name", { exact: true }).fill("Grace Hopper");
+    await page.getByLabel("Email", { exact: true }).fill("grace@example.com");
+    await page.getByLabel("Subject", { exact: true }).fill("Offline");
+    await page.getByLabel("Message", { exact: true }).fill(message);
+    await page.context().setOffline(true);
+    await page.getByRole("button", { name: "Send Message" }).click();
+
+    const toast = page.locator("li.toast");
+    await toast.getByText(OFFLINE_MESSAGE).waitFor();
+    expect(await page.getByRole("heading", { name: "Contact Us" }).isVisible()).toBe(true);
+    expect(await page.getByLabel("Message", { exact: true }).inputValue()).toBe(message);
+    await screenshot(page, "public-shell-contact-offline");
+
+    // Online, but the connection drops while the message is on its way.
+    await page.context().setOffline(false);
+    await toast.getByRole("button", { name: "Dismiss notification" }).click();
+    await expect.poll(() => toast.getByText(OFFLINE_MESSAGE).isVisible()).toBe(false);
+    await page.route("**/contact.data*", (route) => route.abort("connectionfailed"));
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await toast.getByText(OFFLINE_MESSAGE).waitFor();
+    expect(await page.getByRole("heading", { name: "Contact Us" }).isVisible()).toBe(true);
+    expect(await page.getByLabel("Message", { exact: true }).inputValue()).toBe(message);
+
+    await page.unroute("**/contact.data*");
+    await page.getByRole("button", { name: "Send Message" }).click();
+    await toast.getByText("Message Sent").waitFor();
+    await expect.poll(() => page.getByLabel("Message", { exact: true }).inputValue()).toBe("");
   });
 
   it("works without JavaScript", async () => {

@@ -7,6 +7,7 @@ import type {
 import { data } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { getOwnExpertProfile, listCategoryOptions } from "~/models/experts.server";
@@ -89,6 +90,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return data({ intent: null, ok: false, result: null, error: "Unknown action." }, { status: 400 });
   }
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function ExpertSettings() {
   const { profile, categories, siteAddress, isAdmin } = useLoaderData<typeof loader>();

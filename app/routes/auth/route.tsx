@@ -8,6 +8,7 @@ import { homePathFor } from "~/auth/guards.server";
 import { safeRedirect } from "~/auth/redirect";
 import { getOptionalUser } from "~/auth/session.server";
 import { registerWithForm, signInWithForm } from "~/auth/sign-in.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { LoginForm } from "~/components/login-form";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -39,6 +40,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     ? registerWithForm(context, request)
     : signInWithForm(context, request);
 }
+
+export const clientAction = keepFormWhenOffline;
 
 export default function AuthScreen() {
   const location = useLocation();

@@ -8,6 +8,7 @@ import { Await, Link, type ShouldRevalidateFunction, useActionData, useLoaderDat
 import { Suspense } from "react";
 import { handleExpertSignup } from "~/auth/expert-signup.server";
 import { getOptionalUser } from "~/auth/session.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { seo } from "~/components/seo";
 import { Spinner } from "~/components/spinner";
 import { buttonClass } from "~/components/ui/button";
@@ -59,6 +60,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   currentUrl,
   defaultShouldRevalidate,
 }) => (formAction === currentUrl.pathname ? false : defaultShouldRevalidate);
+
+export const clientAction = keepFormWhenOffline;
 
 export default function BecomeExpert() {
   const { account } = useLoaderData<typeof loader>();

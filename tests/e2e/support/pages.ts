@@ -1,6 +1,10 @@
 import type { Page } from "playwright-core";
 import { DEMO_ACCOUNTS } from "../../../app/lib/demo-accounts";
 
+/** What a form says when its submission cannot reach the server (app/components/keep-form-when-offline.ts). */
+export const OFFLINE_MESSAGE =
+  "We couldn't reach the server. Check your connection and try again: what you entered is still here.";
+
 export type DemoRole = keyof typeof DEMO_ACCOUNTS;
 
 /**

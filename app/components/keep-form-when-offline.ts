@@ -1,0 +1,39 @@
+import type { ClientActionFunctionArgs } from "@remix-run/react";
+import { toast } from "~/components/ui/toast";
+
+// The toast list is fetched on a page's first toast; offline that fetch fails and takes the page down
+// with it. A screen with these forms fetches it up front, while it is still online.
+if (typeof document !== "undefined") void import("./ui/toast-list.client");
+
+export const SERVER_UNREACHABLE_TITLE = "No connection";
+export const SERVER_UNREACHABLE_MESSAGE =
+  "We couldn't reach the server. Check your connection and try again: what you entered is still here.";
+
+/** Says that a submission did not reach the server, and that the form still holds what was entered. */
+export function sayServerUnreachable() {
+  toast({ title: SERVER_UNREACHABLE_TITLE, description: SERVER_UNREACHABLE_MESSAGE, variant: "destructive" });
+}
+
+/**
+ * A route's clientAction for forms people type into: a submission that never reaches the server
+ * (offline, a dropped connection) says so and leaves the form as it was, instead of replacing the
+ * page with the error screen and losing what was typed.
+ *
+ * It answers null with a 503: the form sees no result (so keeps its fields and shows no stale
+ * message), and the error status stops Remix reloading the page's data, which would fail the same way.
+ */
+export async function keepFormWhenOffline({ serverAction }: ClientActionFunctionArgs) {
+  try {
+    return await serverAction();
+  } catch (error) {
+    // fetch() rejects with a TypeError when the request never completes; anything else (a thrown
+    // response, a server error) keeps Remix's usual handling.
+    if (!(error instanceof TypeError)) throw error;
+    toast({
+      title: SERVER_UNREACHABLE_TITLE,
+      description: SERVER_UNREACHABLE_MESSAGE,
+      variant: "destructive",
+    });
+    return new Response("null", { status: 503, headers: { "Content-Type": "application/json" } });
+  }
+}
