@@ -97,6 +97,31 @@ describe("the public header", () => {
   });
 });
 
+describe("signing up without JavaScript", () => {
+  it("reaches the register form from Sign Up and creates the account", async () => {
+    const { context, page } = await newNoJsPage(PHONE);
+    try {
+      await page.goto("/about");
+      await page.getByRole("link", { name: "Sign Up" }).click();
+      await page.waitForURL("**/auth");
+      // The Register tab needs a script: the page offers the register page instead.
+      await page.getByRole("link", { name: "Create an account" }).click();
+      await page.waitForURL("**/register");
+      const register = page.locator("form#register");
+      const username = `nojs-${Date.now().toString(36)}`;
+      await register.getByLabel("Name", { exact: true }).fill("No Script");
+      await register.getByLabel("Username").fill(username);
+      await register.getByLabel("Email").fill(`${username}@example.com`);
+      await register.getByLabel("Password").fill("nojs-pass-1");
+      await register.getByRole("button", { name: "Create Account" }).click();
+      await page.waitForURL("**/dashboard");
+      expect(await page.getByRole("link", { name: "Sign in" }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe("screens that need JavaScript, without it", () => {
   it("say so, instead of showing controls that do nothing or a load that never ends", async () => {
     const { context, page } = await newNoJsPage(PHONE);

@@ -75,6 +75,18 @@ export default function AuthScreen() {
             />
           </TabsContent>
         </Tabs>
+        {/* The tabs switch by script; without it, the other form is a page of its own. */}
+        <p className="no-js-only">
+          {tab === "register" ? (
+            <>
+              Already have an account? <Link to="/login">Sign in</Link>
+            </>
+          ) : (
+            <>
+              New here? <Link to="/register">Create an account</Link>
+            </>
+          )}
+        </p>
       </section>
       <aside className="auth-aside" aria-label="Why create an account">
         <h2>Your questions, answered by people who know</h2>
