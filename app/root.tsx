@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import {
   Links,
   Meta,
@@ -9,16 +9,14 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { getOptionalUser } from "~/auth/session.server";
 import { errorTitle, GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { seo } from "~/components/seo";
 import { SiteFooter } from "~/components/site-footer";
-import { type ShellUser, SiteHeader } from "~/components/site-header";
+import { SiteHeader } from "~/components/site-header";
 import { ServerToast, Toaster } from "~/components/ui/toast";
 import { HydrationMarker } from "~/components/use-hydrated";
 import { bootAfterPaintScript } from "~/lib/boot-after-paint";
-import { getToast } from "~/services/flash.server";
 import appStylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -31,29 +29,12 @@ export const meta: MetaFunction = ({ error }: { error?: unknown }) =>
     ? seo(errorTitle(error), "Expert Answers: on-demand answers from verified experts.")
     : seo("Expert Answers", "Get answers from verified experts within 24 hours.");
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const { toast, headers } = await getToast(request);
-  const sessionUser = await getOptionalUser(context, request);
-  const user: ShellUser | null = sessionUser
-    ? {
-        role: sessionUser.role,
-        hasExpertProfile: sessionUser.expertProfile !== null,
-        unreadNotifications: sessionUser.unreadNotifications,
-      }
-    : null;
-  return data(
-    {
-      toast,
-      user,
-      config: {
-        demoMode: context.config.demoMode,
-        paymentsTestMode: context.config.paymentsTestMode,
-        supportEmail: context.config.supportEmail,
-        showErrorDetails: context.config.environment === "development",
-      },
-    },
-    headers ? { headers } : undefined,
-  );
+export async function loader(args: LoaderFunctionArgs) {
+  // Imported when called rather than at the top: the browser build keeps each top-level import of a
+  // server-only module as an empty stub module on every page, and the public pages' script budget has
+  // no bytes for three of them.
+  const { loadShell } = await import("~/services/shell.server");
+  return loadShell(args);
 }
 
 /** A route opts out of the public header and footer with `export const handle = { shell: "bare" }`. */
