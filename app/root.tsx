@@ -17,6 +17,7 @@ import { SiteHeader } from "~/components/site-header";
 import { ServerToast, Toaster } from "~/components/ui/toast";
 import { HydrationMarker } from "~/components/use-hydrated";
 import { bootAfterPaintScript } from "~/lib/boot-after-paint";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import appStylesHref from "~/styles/app.css";
 
 export const links: LinksFunction = () => [
@@ -36,6 +37,8 @@ export async function loader(args: LoaderFunctionArgs) {
   const { loadShell } = await import("~/services/shell.server");
   return loadShell(args);
 }
+
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 /** A route opts out of the public header and footer with `export const handle = { shell: "bare" }`. */
 export type RouteHandle = { shell?: "public" | "bare" };

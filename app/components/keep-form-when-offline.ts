@@ -1,5 +1,6 @@
 import type { ClientActionFunctionArgs } from "@remix-run/react";
 import { toast } from "~/components/ui/toast";
+import { UNREACHABLE_STATUS } from "~/lib/revalidation";
 
 // The toast list is fetched on a page's first toast; offline that fetch fails and takes the page down
 // with it. A screen with these forms fetches it up front, while it is still online.
@@ -20,7 +21,8 @@ export function sayServerUnreachable() {
  * page with the error screen and losing what was typed.
  *
  * It answers null with a 503: the form sees no result (so keeps its fields and shows no stale
- * message), and the error status stops Remix reloading the page's data, which would fail the same way.
+ * message), and the error status stops Remix reloading the page's data, which would fail the same way
+ * (after a fetcher's submission, only in routes that export revalidateUnlessUnreachable).
  */
 export async function keepFormWhenOffline({ serverAction }: ClientActionFunctionArgs) {
   try {
@@ -34,6 +36,9 @@ export async function keepFormWhenOffline({ serverAction }: ClientActionFunction
       description: SERVER_UNREACHABLE_MESSAGE,
       variant: "destructive",
     });
-    return new Response("null", { status: 503, headers: { "Content-Type": "application/json" } });
+    return new Response("null", {
+      status: UNREACHABLE_STATUS,
+      headers: { "Content-Type": "application/json" },
+    });
   }
 }

@@ -4,6 +4,7 @@ import { handleAccountAction } from "~/auth/account.server";
 import { requireExpert } from "~/auth/guards.server";
 import { AccountSettings } from "~/components/account-settings";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [
   { title: "Account | Expert Portal" },
@@ -21,6 +22,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = keepFormWhenOffline;
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function ExpertAccount() {
   const { name, email } = useLoaderData<typeof loader>();

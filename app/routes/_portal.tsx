@@ -5,6 +5,7 @@ import { NeedsJavaScript } from "~/components/needs-javascript";
 import { type PortalLink, PortalSidebar } from "~/components/portal-sidebar";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { publicProfilePath } from "~/lib/expert-urls";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 
 /**
  * SPEC.md "Expert portal" sidebar, in its order: View Profile (a new tab) comes before Account,
@@ -35,6 +36,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   // No id is special (DESIGN.md): the profile is the one whose userId is the signed-in user's.
   return { profileUrl: profile ? publicProfilePath(profile) : null };
 }
+
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function ExpertPortal() {
   useFocusKeeper();

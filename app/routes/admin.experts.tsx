@@ -19,6 +19,7 @@ import { useFocusFallback } from "~/components/use-focus-fallback";
 import { publicProfilePath } from "~/lib/expert-urls";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { listExpertsForAdmin, setExpertFeatured, setExpertVerified } from "~/models/experts.server";
 import { ADMIN_EXPERT_FILTERS, AdminExpertActionSchema, type AdminExpertFilter } from "~/schemas/expert";
 import { invalidateExpert } from "~/services/cache.server";
@@ -87,6 +88,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = keepFormWhenOffline;
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function AdminExperts() {
   const { signedInAs, filter, search, experts, total, page, pageSize } = useLoaderData<typeof loader>();

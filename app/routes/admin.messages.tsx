@@ -17,6 +17,7 @@ import { toast } from "~/components/ui/toast";
 import { useFocusFallback } from "~/components/use-focus-fallback";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { listContactMessages, setContactMessageHandled } from "~/models/contact.server";
 import { AdminMessageActionSchema, CONTACT_FILTERS, type ContactFilter } from "~/schemas/expert";
 import adminHref from "~/styles/admin-experts.css";
@@ -59,6 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = keepFormWhenOffline;
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function AdminMessages() {
   const { signedInAs, filter, messages, total, page, pageSize } = useLoaderData<typeof loader>();

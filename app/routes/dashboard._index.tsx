@@ -11,6 +11,7 @@ import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { SubscriptionPanel } from "~/components/subscription-panel";
 import { formatDate } from "~/lib/dates";
 import { readForm } from "~/lib/form-data.server";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import {
@@ -76,6 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = keepFormWhenOffline;
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function DashboardOverview() {
   const { favorites, questions, bookings, now, subscription } = useLoaderData<typeof loader>();

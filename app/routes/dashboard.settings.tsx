@@ -4,6 +4,7 @@ import { handleAccountAction } from "~/auth/account.server";
 import { requireUser } from "~/auth/guards.server";
 import { AccountSettings } from "~/components/account-settings";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
@@ -16,6 +17,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = keepFormWhenOffline;
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function DashboardSettings() {
   const { name, email } = useLoaderData<typeof loader>();

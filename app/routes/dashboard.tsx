@@ -4,6 +4,7 @@ import { Form, Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { Button, buttonClass } from "~/components/ui/button";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import dashboardStyles from "~/styles/dashboard.css";
 import discoveryStyles from "~/styles/discovery.css";
@@ -37,6 +38,8 @@ const SECTIONS = [
 ];
 
 /** The client dashboard's frame; each section below checks the session again in its own loader. */
+export const shouldRevalidate = revalidateUnlessUnreachable;
+
 export default function Dashboard() {
   useFocusKeeper();
   const { name } = useLoaderData<typeof loader>();

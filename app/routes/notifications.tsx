@@ -13,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { formatRunTime } from "~/lib/cron-runs";
 import { readForm } from "~/lib/form-data.server";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { listNotifications, markNotificationsRead } from "~/models/notifications.server";
 import { NotificationActionSchema } from "~/schemas/notifications";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
@@ -63,6 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = keepFormWhenOffline;
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function Notifications() {
   useFocusKeeper();

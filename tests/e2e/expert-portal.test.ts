@@ -132,7 +132,17 @@ describe("admin verification in the browser", () => {
     expect(await bio.inputValue()).toBe(edited);
     await expect.poll(() => page.getByRole("button", { name: "Save Changes" }).isEnabled()).toBe(true);
 
+    // Online, but the connection drops while the form is on its way.
     await page.context().setOffline(false);
+    await page.locator("li.toast").getByRole("button", { name: "Dismiss notification" }).click();
+    await expect.poll(() => page.locator("li.toast").getByText(OFFLINE_MESSAGE).isVisible()).toBe(false);
+    await page.route("**/expert/settings.data*", (route) => route.abort("connectionfailed"));
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.locator("li.toast").getByText(OFFLINE_MESSAGE).waitFor();
+    expect(await page.getByRole("heading", { name: "Something went wrong" }).count()).toBe(0);
+    expect(await bio.inputValue()).toBe(edited);
+    await page.unroute("**/expert/settings.data*");
+
     const save = async (text: string) => {
       await bio.fill(text);
       await page.getByRole("button", { name: "Save Changes" }).click();

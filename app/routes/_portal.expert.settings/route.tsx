@@ -10,6 +10,7 @@ import { requireExpert } from "~/auth/guards.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { getOwnExpertProfile, listCategoryOptions } from "~/models/experts.server";
 import { isAdminUser } from "~/models/users.server";
 import { IMAGE_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
@@ -92,6 +93,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export const clientAction = keepFormWhenOffline;
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function ExpertSettings() {
   const { profile, categories, siteAddress, isAdmin } = useLoaderData<typeof loader>();
