@@ -30,13 +30,19 @@ const DISALLOWED = [
   "/webhooks/",
 ];
 
+/**
+ * A rule is a prefix: "Disallow: /book" would also keep crawlers off an expert at /bookkeeping-bea.
+ * A path is blocked as itself ("$" ends it), with a query, and below it.
+ */
+const rulesFor = (path: string) => (path.endsWith("/") ? [path] : [`${path}$`, `${path}?`, `${path}/`]);
+
 /** /robots.txt: everything public may be crawled; points at the sitemap. */
 export function loader({ request }: LoaderFunctionArgs) {
   const origin = new URL(request.url).origin;
   const body = [
     "User-agent: *",
     "Allow: /",
-    ...DISALLOWED.map((path) => `Disallow: ${path}`),
+    ...DISALLOWED.flatMap(rulesFor).map((rule) => `Disallow: ${rule}`),
     "",
     `Sitemap: ${origin}/sitemap.xml`,
     "",

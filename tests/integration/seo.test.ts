@@ -90,9 +90,45 @@ describe("search engines and sharing", () => {
     const text = await response.text();
     expect(text).toContain("User-agent: *");
     expect(text).toContain(`Sitemap: ${BASE}/sitemap.xml`);
-    for (const path of ["/dashboard", "/admin", "/api/", "/expert/dashboard"]) {
-      expect(text).toContain(`Disallow: ${path}\n`);
+    const rules = text
+      .split("\n")
+      .map((line) => line.match(/^(Allow|Disallow): (\S+)$/))
+      .filter((match) => match !== null)
+      .map(([, kind, pattern]) => ({ allow: kind === "Allow", pattern }));
+    // As Google and RFC 9309 read them: the longest matching rule wins; "$" ends a pattern.
+    const crawlable = (path: string) => {
+      const matching = rules.filter(({ pattern }) =>
+        pattern.endsWith("$") ? path === pattern.slice(0, -1) : path.startsWith(pattern),
+      );
+      const longest = matching.sort((a, b) => b.pattern.length - a.pattern.length)[0];
+      return longest?.allow ?? true;
+    };
+    for (const path of [
+      "/dashboard",
+      "/dashboard/questions",
+      "/admin",
+      "/admin/experts",
+      "/api/experts",
+      "/expert/dashboard",
+      "/book",
+      "/book/3",
+      "/ask?expert=3",
+      "/auth",
+    ]) {
+      expect(crawlable(path), path).toBe(false);
     }
-    expect(text).not.toMatch(/Disallow: \/expert\/\n/);
+    // Public pages, and experts whose custom URLs merely start like a private area.
+    for (const path of [
+      "/",
+      "/experts",
+      "/expert/12",
+      "/bookkeeping-bea",
+      "/authentic-brand",
+      "/asking-better",
+      "/dashboards-by-dana",
+      "/administration-pro",
+    ]) {
+      expect(crawlable(path), path).toBe(true);
+    }
   });
 });
