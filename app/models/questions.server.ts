@@ -476,7 +476,7 @@ export async function getQuestionRow(db: Database, questionId: number): Promise<
 function markPaidStatements(
   db: Database,
   question: Pick<QuestionRow, "id" | "userId" | "expertId" | "name">,
-  expertUserId: number | null,
+  recipients: NewQuestionRecipients,
   options: {
     now: Date;
     paymentState: "authorized" | "test_mode" | "subscription";
@@ -521,28 +521,54 @@ function markPaidStatements(
       { now, replaceFrom: ["pending", "failed"] },
     ),
   ] as const;
-  if (expertUserId === null) return [...statements];
+  const asker = question.name ?? "A client";
+  const told =
+    recipients.kind === "expert"
+      ? recipients.userIds.map((userId) => ({
+          userId,
+          body: `${asker} asked you a question. Answer within 24 hours.`,
+          link: "/expert/questions",
+        }))
+      : recipients.userIds.map((userId) => ({
+          userId,
+          body: `${asker} asked a general question, for any expert. Answer within 24 hours.`,
+          link: `/admin?filter=pending&question=${question.id}`,
+        }));
   return [
     ...statements,
-    ...notificationStatements(db, {
-      userId: expertUserId,
-      kind: "question_new",
-      title: "New question",
-      body: `${question.name ?? "A client"} asked you a question. Answer within 24 hours.`,
-      link: "/expert/questions",
-      dedupeKey: `question_new:question:${question.id}`,
-    }),
+    ...told.flatMap(({ userId, body, link }) =>
+      notificationStatements(db, {
+        userId,
+        kind: "question_new",
+        title: "New question",
+        body,
+        link,
+        dedupeKey: `question_new:question:${question.id}`,
+      }),
+    ),
   ];
 }
 
-async function expertUserIdOf(db: Database, expertId: number | null): Promise<number | null> {
-  if (expertId === null) return null;
+type NewQuestionRecipients = { kind: "expert" | "admins"; userIds: number[] };
+
+/**
+ * Who hears of a newly paid question: its expert; for a general question (no expert), every admin,
+ * since admins answer those and nothing else would tell them one is waiting.
+ */
+async function newQuestionRecipients(db: Database, expertId: number | null): Promise<NewQuestionRecipients> {
+  if (expertId === null) {
+    const admins = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(or(eq(users.isAdmin, true), eq(users.role, "admin")), isNull(users.deletedAt)));
+    return { kind: "admins", userIds: admins.map((admin) => admin.id) };
+  }
   const [row] = await db
     .select({ userId: experts.userId })
     .from(experts)
     .where(eq(experts.id, expertId))
     .limit(1);
-  return row?.userId ?? null;
+  return { kind: "expert", userIds: row ? [row.userId] : [] };
 }
 
 async function markQuestionPaid(
@@ -551,7 +577,12 @@ async function markQuestionPaid(
   options: Parameters<typeof markPaidStatements>[3],
 ) {
   const question = (await getQuestionRow(db, questionId))!;
-  const statements = markPaidStatements(db, question, await expertUserIdOf(db, question.expertId), options);
+  const statements = markPaidStatements(
+    db,
+    question,
+    await newQuestionRecipients(db, question.expertId),
+    options,
+  );
   const [first, ...rest] = statements;
   await db.batch([first, ...rest]);
 }
@@ -658,7 +689,7 @@ export async function onQuestionPaymentAuthorized(
   if (!check.ok) return { statements: [], note: `refused: ${check.reason}` };
   if (question.status !== "awaiting_payment") return { statements: [], note: "already paid" };
   return {
-    statements: markPaidStatements(db, question, await expertUserIdOf(db, question.expertId), {
+    statements: markPaidStatements(db, question, await newQuestionRecipients(db, question.expertId), {
       now,
       paymentState: "authorized",
       paymentIntentId: intent.id,

@@ -119,6 +119,29 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     expect(await thankYou.text()).toContain(`href="/questions/${question.id}"`);
   });
 
+  it("tells every admin of a general question (no expert), with a link to answer it", async () => {
+    const admins = [await newAdmin(), await newAdmin()];
+    const client = await newClient();
+    const response = await postForm("/ask", { question: QUESTION }, { cookie: client.cookie });
+    expect(response.status).toBe(302);
+    const questionId = Number(
+      new URL(response.headers.get("Location")!, "http://x").searchParams.get("question"),
+    );
+    expect(await getQuestion(questionId)).toMatchObject({ expertId: null, status: "pending" });
+    for (const admin of admins) {
+      const notes = (await notificationsOf(admin.userId)).filter((note) => note.kind === "question_new");
+      expect(notes).toEqual([
+        expect.objectContaining({
+          title: "New question",
+          link: `/admin?filter=pending&question=${questionId}`,
+        }),
+      ]);
+      const mails = await db().select().from(emailOutbox).where(eq(emailOutbox.notificationId, notes[0].id));
+      expect(mails).toHaveLength(1);
+    }
+    expect(await notificationsOf(client.userId)).toEqual([]);
+  });
+
   it("refuses a question of 9 or of 20,000 characters with SPEC.md's message, storing nothing", async () => {
     const expert = await newExpert();
     const client = await newClient();
