@@ -5,10 +5,11 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useMatches,
   useRouteLoaderData,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { errorTitle, GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { seo } from "~/components/seo";
@@ -87,7 +88,28 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  useFocusOnNewPage();
   return <Outlet />;
+}
+
+/**
+ * After an in-app move to another page, focus goes to its heading, where a page load would leave a
+ * screen reader: otherwise it stays on the link pressed in the header, or drops to the body with the
+ * button that went away, and nothing says the page changed. Focus already in the page's content (its
+ * own tabs, a field) stays where it is.
+ */
+function useFocusOnNewPage() {
+  const { pathname } = useLocation();
+  const shown = useRef(pathname);
+  useEffect(() => {
+    if (shown.current === pathname) return;
+    shown.current = pathname;
+    const main = document.getElementById("main-content");
+    if (!main || main.contains(document.activeElement)) return;
+    const heading = main.querySelector("h1");
+    if (heading) heading.tabIndex = -1;
+    (heading ?? main).focus({ preventScroll: true });
+  }, [pathname]);
 }
 
 export function ErrorBoundary() {

@@ -78,6 +78,32 @@ describe("using the site by keyboard", () => {
       .toBe("false");
   });
 
+  it("puts focus on the new page's heading after following a link, and leaves it on the page's own tabs", async () => {
+    const page = await pageAs("client", DESKTOP);
+    await gotoHydrated(page, "/about");
+    await tabTo(page, (text) => text === "Browse Experts", 20);
+    await Promise.all([page.waitForURL((url) => url.pathname === "/experts"), page.keyboard.press("Enter")]);
+    await expect.poll(async () => (await focused(page))?.tag).toBe("h1");
+    expect((await focused(page))?.text).toBe("Browse Experts");
+    expect((await focused(page))?.visibleFocus).toBe(true);
+
+    // A link inside the page that goes away with it: focus goes to the next page's heading, not the body.
+    const profile = page.getByRole("link", { name: /View Profile/ }).first();
+    await profile.focus();
+    await Promise.all([page.waitForURL((url) => url.pathname !== "/experts"), page.keyboard.press("Enter")]);
+    await expect.poll(async () => (await focused(page))?.tag).toBe("h1");
+
+    // The dashboard's section links stay on the page: focus stays on the one pressed.
+    await gotoHydrated(page, "/dashboard");
+    await page.getByRole("link", { name: "Questions", exact: true }).focus();
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/dashboard/questions"),
+      page.keyboard.press("Enter"),
+    ]);
+    await framesLater(page);
+    expect(await focused(page)).toMatchObject({ tag: "a", text: "Questions" });
+  });
+
   it("switches the auth screen's tabs with the arrow keys, fields labelled", async () => {
     const page = await pageAs("anonymous", DESKTOP);
     await gotoHydrated(page, "/auth");
