@@ -436,14 +436,17 @@ export async function endSubscriptionOfDeletedAccount(
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   const { db, now } = deps;
   const state = await getSubscriptionState(db, userId);
-  const subscriptionId = state?.stripeSubscriptionId;
-  if (!deps.stripe || !subscriptionId || state.status === "canceled") return { ok: true };
-  try {
-    await cancelAtStripe(deps.stripe, subscriptionId);
-  } catch (error) {
-    logError("cancel subscription of deleted account failed", { userId, error: String(error) });
-    return { ok: false, message: SUBSCRIPTION_MESSAGES.provider };
+  if (!state?.status || state.status === "canceled") return { ok: true };
+  const subscriptionId = state.stripeSubscriptionId;
+  if (deps.stripe && subscriptionId) {
+    try {
+      await cancelAtStripe(deps.stripe, subscriptionId);
+    } catch (error) {
+      logError("cancel subscription of deleted account failed", { userId, error: String(error) });
+      return { ok: false, message: SUBSCRIPTION_MESSAGES.provider };
+    }
   }
+  // Ended here too when there is nothing at Stripe to end (test mode): a deleted account holds no plan.
   await db
     .update(users)
     .set({
@@ -452,7 +455,12 @@ export async function endSubscriptionOfDeletedAccount(
       subscriptionCancelAtPeriodEnd: false,
       subscriptionEventAt: laterEventAt(now),
     })
-    .where(and(eq(users.id, userId), eq(users.stripeSubscriptionId, subscriptionId)));
+    .where(
+      and(
+        eq(users.id, userId),
+        subscriptionId ? eq(users.stripeSubscriptionId, subscriptionId) : isNull(users.stripeSubscriptionId),
+      ),
+    );
   return { ok: true };
 }
 

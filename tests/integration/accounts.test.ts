@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookings, experts, payments, sessions, users } from "~/db/schema.server";
 import { BASE, db, get, insertAccount, postForm, signIn } from "./support/accounts";
+import { makeSubscriber } from "./support/questions";
 
 const api = (path: string, method: string, cookie: string, body?: unknown) =>
   SELF.fetch(`${BASE}${path}`, {
@@ -218,6 +219,18 @@ describe("account settings", () => {
     const ledger = await db().select().from(payments).where(eq(payments.bookingId, booking.id));
     expect(ledger).toHaveLength(1);
     await expect(signIn("goner", "gone-pass")).rejects.toThrow();
+  });
+
+  it("ends a test-mode subscription with the account (nothing at Stripe to end)", async () => {
+    const { userId } = await insertAccount("lapsing", "lapse-pass");
+    await makeSubscriber(userId);
+    const cookie = await signIn("lapsing", "lapse-pass");
+    const response = await postForm("/dashboard/settings", { intent: "delete" }, { cookie });
+    expect(response.status).toBe(302);
+    const [gone] = await db().select().from(users).where(eq(users.id, userId));
+    expect(gone.deletedAt).not.toBeNull();
+    expect(gone).toMatchObject({ subscriptionStatus: "canceled", subscriptionCancelAtPeriodEnd: false });
+    expect(gone.subscriptionEndDate!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it("hides a deleted expert's profile but keeps their bookings", async () => {
