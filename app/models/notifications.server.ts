@@ -163,6 +163,22 @@ export async function countUnread(db: Database, userId: number) {
  * Marks one notification (or, without `id`, all of them) read. Someone else's notification is not
  * found: the update is scoped to the user, so it changes nothing. Returns how many changed.
  */
+/**
+ * Opening one of the person's own notifications reads it (kept at its first reading): its link,
+ * or null for someone else's or none.
+ */
+export async function openNotification(
+  db: Database,
+  { userId, id, now }: { userId: number; id: number; now: Date },
+) {
+  const [row] = await db
+    .update(notifications)
+    .set({ readAt: sql`coalesce(${notifications.readAt}, ${now.getTime()})` })
+    .where(and(eq(notifications.userId, userId), eq(notifications.id, id)))
+    .returning({ link: notifications.link });
+  return row?.link ?? null;
+}
+
 export async function markNotificationsRead(
   db: Database,
   { userId, id, now }: { userId: number; id?: number; now: Date },

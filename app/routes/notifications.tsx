@@ -5,7 +5,7 @@ import type {
   LoaderFunctionArgs,
   MetaFunction,
 } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
@@ -14,7 +14,7 @@ import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { formatRunTime } from "~/lib/cron-runs";
 import { readForm } from "~/lib/form-data.server";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
-import { listNotifications, markNotificationsRead } from "~/models/notifications.server";
+import { listNotifications, markNotificationsRead, openNotification } from "~/models/notifications.server";
 import { NotificationActionSchema } from "~/schemas/notifications";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import href from "~/styles/scheduled.css";
@@ -28,6 +28,10 @@ export const meta: MetaFunction = () => [
 
 export const headers = () => ({ "Cache-Control": PRIVATE_CACHE_CONTROL });
 
+/** Only paths inside the app become links. */
+const isAppPath = (link: string | null): link is string =>
+  Boolean(link?.startsWith("/") && !link.startsWith("//"));
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
   const rows = await listNotifications(context.primaryDb, user.id);
@@ -38,8 +42,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
         kind: row.kind,
         title: row.title,
         body: row.body,
-        // Only paths inside the app become links.
-        link: row.link?.startsWith("/") && !row.link.startsWith("//") ? row.link : null,
+        link: isAppPath(row.link) ? row.link : null,
         read: row.readAt !== null,
         createdAt: row.createdAt.getTime(),
       })),
@@ -54,6 +57,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: NotificationActionSchema });
   if (submission.status !== "success") {
     return data({ ok: false, error: "Unknown action." }, { status: 400 });
+  }
+  if (submission.value.intent === "open") {
+    const link = await openNotification(context.primaryDb, {
+      userId: user.id,
+      id: submission.value.notificationId,
+      now: new Date(context.now()),
+    });
+    return redirect(isAppPath(link) ? link : "/notifications");
   }
   const changed = await markNotificationsRead(context.primaryDb, {
     userId: user.id,
@@ -112,10 +123,19 @@ export default function Notifications() {
               </div>
               <p className="notification__body">{item.body}</p>
               <div className="row">
-                {item.link ? (
+                {item.link && item.read ? (
                   <Link to={item.link} className="btn btn--secondary btn--sm">
                     Open
                   </Link>
+                ) : item.link ? (
+                  // Opening an unread notification reads it on the way.
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="open" />
+                    <input type="hidden" name="notificationId" value={item.id} />
+                    <Button type="submit" variant="secondary" size="sm" disabled={busy}>
+                      Open
+                    </Button>
+                  </Form>
                 ) : null}
                 {item.read ? null : (
                   <Form method="post">

@@ -1,13 +1,13 @@
 import * as z from "~/lib/zod";
 
-/** The notifications list's form: mark one read, or all of them. */
+const notificationId = z
+  .number({ error: "Unknown notification." })
+  .int()
+  .positive({ error: "Unknown notification." });
+
+/** The notifications list's forms: open one (which reads it), mark one read, or all of them. */
 export const NotificationActionSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("read"),
-    notificationId: z
-      .number({ error: "Unknown notification." })
-      .int()
-      .positive({ error: "Unknown notification." }),
-  }),
+  z.object({ intent: z.literal("open"), notificationId }),
+  z.object({ intent: z.literal("read"), notificationId }),
   z.object({ intent: z.literal("read-all") }),
 ]);

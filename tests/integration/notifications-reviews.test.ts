@@ -2,7 +2,7 @@
  * Notifications (the bell, the list, mark as read), the e-mail outbox delivered through a local fake
  * of the provider (Resend), reviews from the dashboard, and the admin view of the scheduled runs.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   cronRuns,
@@ -79,6 +79,50 @@ describe("notifications", () => {
     expect(await (await get("/", client.cookie)).text()).toContain('aria-label="Notifications, none unread"');
     const [row] = await db().select().from(notifications).where(eq(notifications.id, second.id));
     expect(row.readAt).toBeInstanceOf(Date);
+  });
+
+  it("reads a notification when it is opened, and opens only the person's own", async () => {
+    const client = await newClient();
+    const other = await newClient();
+    const note = async (userId: number, link: string | null, key: string) => {
+      await notify(db(), {
+        userId,
+        kind: "question_answered",
+        title: "Answered",
+        body: "Yes.",
+        link,
+        dedupeKey: key,
+      });
+      const [row] = await db()
+        .select()
+        .from(notifications)
+        .where(and(eq(notifications.userId, userId), eq(notifications.dedupeKey, key)));
+      return row;
+    };
+    const mine = await note(client.userId, "/dashboard/questions", "open:mine");
+    const theirs = await note(other.userId, "/dashboard/bookings", "open:theirs");
+    const outside = await note(client.userId, "//evil.example/phish", "open:outside");
+    const open = (id: number) =>
+      postForm("/notifications", { intent: "open", notificationId: String(id) }, { cookie: client.cookie });
+
+    const opened = await open(mine.id);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("Location")).toBe("/dashboard/questions");
+    const readAt = (await db().select().from(notifications).where(eq(notifications.id, mine.id)))[0].readAt;
+    expect(readAt).toBeInstanceOf(Date);
+    // Opened again, it keeps the time it was first read.
+    await open(mine.id);
+    expect((await db().select().from(notifications).where(eq(notifications.id, mine.id)))[0].readAt).toEqual(
+      readAt,
+    );
+
+    // Someone else's is neither read nor followed; a link out of the app is never followed.
+    const foreign = await open(theirs.id);
+    expect(foreign.headers.get("Location")).toBe("/notifications");
+    expect(
+      (await db().select().from(notifications).where(eq(notifications.id, theirs.id)))[0].readAt,
+    ).toBeNull();
+    expect((await open(outside.id)).headers.get("Location")).toBe("/notifications");
   });
 
   it("refuses an unknown action with 400 and sends a signed-out visitor to sign in", async () => {
