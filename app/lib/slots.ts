@@ -492,6 +492,17 @@ export function formatInstant(instant: number, timeZone: string): string {
   return `${formatLongDate(local.date)}, ${formatTime12(local.time)} ${zoneName(instant, timeZone)}`;
 }
 
+/**
+ * An instant for someone whose zone the server does not know (a client, in a notice or an e-mail):
+ * in the expert's zone, and in UTC beside it so it cannot be misread ("Tue, Dec 1, 2026, 4:00 PM PST
+ * (Wed, Dec 2, 2026, 12:00 AM UTC)").
+ */
+export function formatInstantForClient(instant: number, expertTimeZone: string): string {
+  const expert = formatInstant(instant, expertTimeZone);
+  const utc = formatInstant(instant, "UTC");
+  return expert === utc ? utc : `${expert} (${utc})`;
+}
+
 /** "Today" when the date is today, else "Tue, Mar 10, 2026". */
 export function formatDayLabel(date: string, today: string): string {
   return date === today ? "Today" : formatLongDate(date);

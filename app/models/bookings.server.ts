@@ -40,6 +40,7 @@ import {
   clientMayCancel,
   effectiveSchedule,
   formatInstant,
+  formatInstantForClient,
   HOLD_LIFETIME_MS,
   HOLD_MS,
   instantToLocal,
@@ -829,6 +830,7 @@ function confirmStatements(
   }
   const confirmedNow = sql`exists (select 1 from ${bookings} where ${bookings.id} = ${booking.id} and ${bookings.status} = 'confirmed' and ${bookings.confirmedAt} = ${now.getTime()})`;
   const when = formatInstant(booking.startsAt.getTime(), expert.timeZone);
+  const whenForClient = formatInstantForClient(booking.startsAt.getTime(), expert.timeZone);
   const dedupeKey = `booking_confirmed:booking:${booking.id}`;
   if (booking.userId !== null) {
     statements.push(
@@ -838,7 +840,7 @@ function confirmStatements(
           userId: booking.userId,
           kind: "booking_confirmed",
           title: "Session confirmed",
-          body: `Your 60-minute session with ${expert.name} on ${when} is confirmed. The video call link is sent to you ${MEETING_LINK_LEAD_MINUTES} minutes before it starts.`,
+          body: `Your 60-minute session with ${expert.name} on ${whenForClient} is confirmed. The video call link is sent to you ${MEETING_LINK_LEAD_MINUTES} minutes before it starts.`,
           link: "/dashboard/bookings",
           dedupeKey,
         },
@@ -1142,7 +1144,7 @@ export async function cancelBooking(
         : {
             userId: booking.userId,
             title: deps.stripe ? "Session cancelled and refunded" : "Session cancelled",
-            body: `${expert.name} cancelled your session on ${when}.${refundText}`,
+            body: `${expert.name} cancelled your session on ${formatInstantForClient(booking.startsAt.getTime(), expert.timeZone)}.${refundText}`,
             link: "/dashboard/bookings",
           };
   const cancelledNow = sql`exists (select 1 from ${bookings} where ${bookings.id} = ${booking.id} and ${bookings.status} = 'cancelled' and ${bookings.cancelledAt} = ${now.getTime()})`;

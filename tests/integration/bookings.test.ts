@@ -8,7 +8,14 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { availability, bookings, emailOutbox, experts } from "~/db/schema.server";
-import { formatLongDate, formatTime12, instantToLocal, localToInstant, zoneName } from "~/lib/slots";
+import {
+  formatInstant,
+  formatLongDate,
+  formatTime12,
+  instantToLocal,
+  localToInstant,
+  zoneName,
+} from "~/lib/slots";
 import { createBooking, freeExpiredHolds } from "~/models/bookings.server";
 import { getExpertDashboard } from "~/models/experts.server";
 import { cacheKeys } from "~/services/cache.server";
@@ -152,6 +159,13 @@ describe("booking in test mode", () => {
     const mails = await db().select().from(emailOutbox);
     expect(mails.filter((mail) => mail.subject === "Session confirmed")).toHaveLength(1);
     expect(mails.filter((mail) => mail.subject === "New session booked")).toHaveLength(1);
+    // The client's zone is unknown to the server: their notice gives the time in UTC too.
+    const inUtc = formatInstant(row.startsAt.getTime(), "UTC");
+    const expertTime = formatInstant(row.startsAt.getTime(), "America/New_York");
+    const [clientNotice] = await notificationsOf(client.userId);
+    expect(clientNotice.body).toContain(`on ${expertTime} (${inUtc}) is confirmed`);
+    const [expertNotice] = await notificationsOf(expert.userId);
+    expect(expertNotice.body).toContain(`on ${expertTime}.`);
 
     const second = await bookOk(client, { expertId: expert.expertId, date, time: "11:00" });
     expect((await getBooking(second.bookingId)).meetingLink).not.toBe(row.meetingLink);

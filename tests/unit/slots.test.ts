@@ -10,6 +10,7 @@ import {
   clientMayCancel,
   DEFAULT_SCHEDULE,
   dateInZone,
+  formatInstantForClient,
   formatTime12,
   instantToLocal,
   isValidDate,
@@ -303,6 +304,16 @@ describe("cancellation cut-off and zone names", () => {
     for (const bad of ["Mars/Olympus", "", "+05:00", "America/New_York; drop table", "x".repeat(80)]) {
       expect(canonicalTimeZone(bad), bad).toBeNull();
     }
+  });
+});
+
+describe("times for a client whose zone is unknown", () => {
+  it("gives the expert's time with UTC beside it, once when they are the same", () => {
+    const instant = utc("2026-12-02T00:00:00Z");
+    expect(formatInstantForClient(instant, "America/Los_Angeles")).toBe(
+      "Tue, Dec 1, 2026, 4:00 PM PST (Wed, Dec 2, 2026, 12:00 AM UTC)",
+    );
+    expect(formatInstantForClient(instant, "UTC")).toBe("Wed, Dec 2, 2026, 12:00 AM UTC");
   });
 });
 
