@@ -6,8 +6,8 @@ import { UNREACHABLE_STATUS } from "~/lib/revalidation";
 // with it. A screen with these forms fetches it up front, while it is still online.
 if (typeof document !== "undefined") void import("./ui/toast-list.client");
 
-export const SERVER_UNREACHABLE_TITLE = "No connection";
-export const SERVER_UNREACHABLE_MESSAGE =
+const SERVER_UNREACHABLE_TITLE = "No connection";
+const SERVER_UNREACHABLE_MESSAGE =
   "We couldn't reach the server. Check your connection and try again: what you entered is still here.";
 
 /** Says that a submission did not reach the server, and that the form still holds what was entered. */
@@ -31,11 +31,7 @@ export async function keepFormWhenOffline({ serverAction }: ClientActionFunction
     // fetch() rejects with a TypeError when the request never completes; anything else (a thrown
     // response, a server error) keeps Remix's usual handling.
     if (!(error instanceof TypeError)) throw error;
-    toast({
-      title: SERVER_UNREACHABLE_TITLE,
-      description: SERVER_UNREACHABLE_MESSAGE,
-      variant: "destructive",
-    });
+    sayServerUnreachable();
     return new Response("null", {
       status: UNREACHABLE_STATUS,
       headers: { "Content-Type": "application/json" },

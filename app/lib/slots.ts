@@ -229,8 +229,10 @@ export const timeZoneLabel = (timeZone: string) =>
 export function listTimeZones(): string[] {
   const supported = (Intl as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf;
   const zones = supported ? supported("timeZone") : [];
-  const byLabel = (a: string, b: string) => (timeZoneLabel(a) < timeZoneLabel(b) ? -1 : 1);
-  return [...new Set([...zones, "UTC"])].sort(byLabel);
+  return [...new Set([...zones, "UTC"])]
+    .map((zone) => ({ zone, label: timeZoneLabel(zone) }))
+    .sort((a, b) => (a.label < b.label ? -1 : 1))
+    .map(({ zone }) => zone);
 }
 
 /** The browser's own zone (or UTC when it cannot say). Only meaningful in the browser. */

@@ -160,10 +160,6 @@ export async function countUnread(db: Database, userId: number) {
 }
 
 /**
- * Marks one notification (or, without `id`, all of them) read. Someone else's notification is not
- * found: the update is scoped to the user, so it changes nothing. Returns how many changed.
- */
-/**
  * Opening one of the person's own notifications reads it (kept at its first reading): its link,
  * or null for someone else's or none.
  */
@@ -179,6 +175,10 @@ export async function openNotification(
   return row?.link ?? null;
 }
 
+/**
+ * Marks one notification (or, without `id`, all of them) read. Someone else's notification is not
+ * found: the update is scoped to the user, so it changes nothing. Returns how many changed.
+ */
 export async function markNotificationsRead(
   db: Database,
   { userId, id, now }: { userId: number; id?: number; now: Date },

@@ -522,21 +522,16 @@ function markPaidStatements(
     ),
   ] as const;
   const asker = question.name ?? "A client";
-  const told =
+  const [body, link] =
     recipients.kind === "expert"
-      ? recipients.userIds.map((userId) => ({
-          userId,
-          body: `${asker} asked you a question. Answer within 24 hours.`,
-          link: "/expert/questions",
-        }))
-      : recipients.userIds.map((userId) => ({
-          userId,
-          body: `${asker} asked a general question, for any expert. Answer within 24 hours.`,
-          link: `/admin?filter=pending&question=${question.id}`,
-        }));
+      ? [`${asker} asked you a question. Answer within 24 hours.`, "/expert/questions"]
+      : [
+          `${asker} asked a general question, for any expert. Answer within 24 hours.`,
+          `/admin?filter=pending&question=${question.id}`,
+        ];
   return [
     ...statements,
-    ...told.flatMap(({ userId, body, link }) =>
+    ...recipients.userIds.flatMap((userId) =>
       notificationStatements(db, {
         userId,
         kind: "question_new",

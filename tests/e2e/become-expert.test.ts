@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
 import { layoutProblems } from "./support/layout";
-import { gotoHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, holdScripts, signInAs } from "./support/pages";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const wizard = (page: Page) => page.locator("form#expert-application");
@@ -224,14 +224,7 @@ describe("becoming an expert in the browser", () => {
 
   it("keeps what was typed before the page's script ran, and saves it", async () => {
     const page = await newPage(DESKTOP);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/build/**/*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto("/become-expert", { waitUntil: "domcontentloaded" });
     // Without the script every step is on the page, in one form.
     const form = wizard(page);

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot, type Viewport } from "./harness";
-import { gotoHydrated, OFFLINE_MESSAGE, signInAs } from "./support/pages";
+import { gotoHydrated, holdScripts, OFFLINE_MESSAGE, signInAs } from "./support/pages";
 
 const VIEWPORTS: Array<[string, Viewport]> = [
   ["phone", PHONE],
@@ -158,14 +158,7 @@ describe("admin verification in the browser", () => {
   it("keeps a settings change typed before the page's script ran", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/build/**/*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto("/expert/settings", { waitUntil: "domcontentloaded" });
     const customUrl = page.getByLabel("Custom URL");
     const category = page.getByLabel("Primary Category");

@@ -5,6 +5,22 @@ import { DEMO_ACCOUNTS } from "../../../app/lib/demo-accounts";
 export const OFFLINE_MESSAGE =
   "We couldn't reach the server. Check your connection and try again: what you entered is still here.";
 
+/**
+ * Holds back the page's JavaScript until the returned function is called: the page is shown as the
+ * server sent it, as on a slow phone before hydration.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/build/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 export type DemoRole = keyof typeof DEMO_ACCOUNTS;
 
 /**
