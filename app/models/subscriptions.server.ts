@@ -11,7 +11,10 @@
  *   in any order: every change is a conditional UPDATE that only applies an event newer than the
  *   last one applied (`subscription_event_at`), a deleted subscription never comes back, and events
  *   about any subscription but the user's current one change nothing;
- * - each paid (or failed) invoice is a line in the payments ledger (kind `subscription`).
+ * - each paid (or failed) invoice is a line in the payments ledger (kind `subscription`), and each
+ *   paid one sends the subscriber a receipt;
+ * - starting (test mode), cancelling and resuming are confirmed in writing, as is the end and a
+ *   failed renewal.
  * Test mode (no Stripe key) activates a 30-day subscription without Stripe; cancelling and resuming
  * then happen here alone.
  *
@@ -21,7 +24,9 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { users } from "~/db/schema.server";
-import { notificationStatements } from "~/models/notifications.server";
+import { formatCents } from "~/lib/money";
+import { formatUtcDate } from "~/lib/utc-dates";
+import { notificationStatements, notify } from "~/models/notifications.server";
 import { CURRENCY, ledgerUpsertStatement } from "~/models/payments.server";
 import { getSubscriptionAllowance } from "~/models/questions.server";
 import {
@@ -146,6 +151,14 @@ export async function startSubscription(deps: SubscriptionDeps, userId: number):
     if (activated.length === 0) {
       return { status: "refused", httpStatus: 409, message: SUBSCRIPTION_MESSAGES.alreadyActive };
     }
+    await notify(db, {
+      userId,
+      kind: "subscription",
+      title: "Your subscription is active",
+      body: `Your monthly subscription runs until ${formatUtcDate(endDate)}: one new question a day, with nothing more to pay.`,
+      link: "/dashboard",
+      dedupeKey: `subscription_started:${userId}:${now.getTime()}`,
+    });
     return { status: "active", endDate };
   }
 
@@ -359,7 +372,7 @@ export async function syncSubscriptionFromStripe(
   const invoice = latestInvoice(subscription);
   const statements = [
     ...subscriptionStateStatements(db, { userId, subscription, at: now }),
-    ...(invoice?.status === "paid" ? [paidInvoiceLedgerStatement(db, userId, invoice, now)] : []),
+    ...(invoice?.status === "paid" ? paidInvoiceStatements(db, userId, invoice, now) : []),
   ];
   if (statements.length > 0) await db.batch(statements as [(typeof statements)[0]]);
   const after = await getSubscriptionState(db, userId);
@@ -404,10 +417,13 @@ async function setCancelAtPeriodEnd(
   }
   // Test mode (and a subscription made in test mode): the row is the whole subscription.
   if (!deps.stripe || !state.stripeSubscriptionId) {
-    await db
-      .update(users)
-      .set({ subscriptionCancelAtPeriodEnd: cancel, subscriptionEventAt: now })
-      .where(and(eq(users.id, userId), eq(users.subscriptionStatus, "active")));
+    await db.batch([
+      db
+        .update(users)
+        .set({ subscriptionCancelAtPeriodEnd: cancel, subscriptionEventAt: now })
+        .where(and(eq(users.id, userId), eq(users.subscriptionStatus, "active"))),
+      ...cancelChangeNoticeStatements(db, { state, cancel, endDate: state.endDate!, now }),
+    ]);
     return { ok: true, endDate: state.endDate! };
   }
   let subscription: Stripe.Subscription;
@@ -420,10 +436,53 @@ async function setCancelAtPeriodEnd(
     logError("update subscription failed", { userId, cancel, error: String(error) });
     return { ok: false, httpStatus: 502, message: SUBSCRIPTION_MESSAGES.provider };
   }
-  const statements = subscriptionStateStatements(db, { userId, subscription, at: now });
-  if (statements.length > 0) await db.batch(statements as [(typeof statements)[0]]);
+  const endDate = periodEndOf(subscription) ?? state.endDate!;
+  const statements = [
+    ...subscriptionStateStatements(db, { userId, subscription, at: now }),
+    ...cancelChangeNoticeStatements(db, { state, cancel, endDate, now }),
+  ];
+  await db.batch(statements as [(typeof statements)[0]]);
   const after = await getSubscriptionState(db, userId);
   return { ok: true, endDate: after?.endDate ?? state.endDate! };
+}
+
+/**
+ * Confirms a cancellation or a resumption in writing. Written only when the row now says what was
+ * asked (the same batch), so a change that lost to a newer one tells nobody. Keyed by the state the
+ * change was made from: two requests at once from the same state tell once.
+ */
+function cancelChangeNoticeStatements(
+  db: Database,
+  input: { state: SubscriptionState; cancel: boolean; endDate: Date; now: Date },
+) {
+  const { state, cancel, endDate, now } = input;
+  const userId = state.userId;
+  const date = formatUtcDate(endDate);
+  return notificationStatements(
+    db,
+    {
+      userId,
+      kind: "subscription",
+      ...(cancel
+        ? {
+            title: "Your subscription will end",
+            body: `You cancelled your monthly subscription. You keep your daily question until ${date}; you can resume the subscription from your dashboard before then.`,
+          }
+        : {
+            title: "Your subscription will renew",
+            body: `You resumed your monthly subscription. It renews on ${date} for ${formatCents(SUBSCRIPTION_PRICE_CENTS)}.`,
+          }),
+      link: "/dashboard",
+      dedupeKey: `subscription_${cancel ? "cancelled" : "resumed"}:${userId}:${state.eventAt?.getTime() ?? 0}`,
+    },
+    {
+      when: and(
+        eq(users.subscriptionStatus, "active"),
+        eq(users.subscriptionCancelAtPeriodEnd, cancel),
+        eq(users.subscriptionEventAt, now),
+      ),
+    },
+  );
 }
 
 /**
@@ -635,6 +694,29 @@ function subscriptionStateStatements(
   ];
 }
 
+/**
+ * A paid invoice's ledger line and its receipt. The invoice keys the receipt, so the browser's return
+ * and the webhook (whichever comes first, or both) send it once.
+ */
+function paidInvoiceStatements(db: Database, userId: number, invoice: Stripe.Invoice, now: Date) {
+  const paidUntil = invoicePeriodEnd(invoice);
+  return [
+    paidInvoiceLedgerStatement(db, userId, invoice, now),
+    ...(invoice.amount_paid > 0
+      ? notificationStatements(db, {
+          userId,
+          kind: "subscription",
+          title: "Subscription payment received",
+          body: `We received ${formatCents(invoice.amount_paid)} for your monthly subscription.${
+            paidUntil ? ` It is paid until ${formatUtcDate(paidUntil)}.` : ""
+          }`,
+          link: "/dashboard",
+          dedupeKey: `subscription_paid:${invoice.id}`,
+        })
+      : []),
+  ];
+}
+
 function paidInvoiceLedgerStatement(db: Database, userId: number, invoice: Stripe.Invoice, now: Date) {
   const paidAt = invoice.status_transitions?.paid_at;
   return ledgerUpsertStatement(
@@ -767,7 +849,7 @@ export async function onInvoicePaid(
   if (!user) return unknownCustomer(event, invoice.customer);
   const at = eventTime(event);
   const periodEnd = invoicePeriodEnd(invoice);
-  const statements: unknown[] = [paidInvoiceLedgerStatement(db, user.id, invoice, now)];
+  const statements: unknown[] = [...paidInvoiceStatements(db, user.id, invoice, now)];
   if (periodEnd) {
     statements.push(
       db

@@ -3,12 +3,16 @@
  * and activates 30 days without Stripe; the dashboard cancels and resumes locally; the scheduled
  * lapse of ended subscriptions. (With Stripe: tests/integration/payments/subscriptions.test.ts.)
  */
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { createDatabase } from "~/db/client.server";
 import { users } from "~/db/schema.server";
-import { lapseEndedSubscriptions } from "~/models/subscriptions.server";
+import { formatUtcDate } from "~/lib/utc-dates";
+import { cancelSubscription, lapseEndedSubscriptions } from "~/models/subscriptions.server";
 import { db, get, insertAccount, postForm, sessionCookieFrom } from "./support/accounts";
-import { makeSubscriber, newClient, newExpert, toastFrom } from "./support/questions";
+import { makeSubscriber, newClient, newExpert, notificationsOf, toastFrom } from "./support/questions";
+import { outboxTo } from "./support/scheduled";
 import {
   dashboardHtml,
   newVisitor,
@@ -68,6 +72,19 @@ describe("/subscribe in test mode", () => {
     const html = await dashboardHtml(cookie!);
     expect(html).toContain("Renews on");
     expect(html).toContain("1 question left today");
+    // And in writing: in the app and by e-mail.
+    const endDate = formatUtcDate(user.subscriptionEndDate!);
+    expect(await notificationsOf(user.id)).toEqual([
+      expect.objectContaining({
+        kind: "subscription",
+        title: "Your subscription is active",
+        body: expect.stringContaining(`runs until ${endDate}`),
+        link: "/dashboard",
+      }),
+    ]);
+    expect(await outboxTo(visitor.email)).toEqual([
+      expect.objectContaining({ subject: "Your subscription is active" }),
+    ]);
   });
 
   it("refuses bad account fields with SPEC.md's messages and a taken username clearly", async () => {
@@ -123,6 +140,9 @@ describe("/subscribe in test mode", () => {
       [1, 2].map(() => postForm("/subscribe", {}, { cookie: client.cookie })),
     );
     expect(responses.map((response) => response.status).sort()).toEqual([302, 409]);
+    expect((await notificationsOf(client.userId)).map((notice) => notice.title)).toEqual([
+      "Your subscription is active",
+    ]);
   });
 });
 
@@ -166,6 +186,38 @@ describe("the dashboard's subscription panel (test mode)", () => {
     );
     expect(toastFrom(resume)).toMatchObject({ title: "Subscription resumed" });
     expect(await dashboardHtml(client.cookie)).toContain("Renews on");
+
+    // Each change is confirmed in writing, with the date it takes effect.
+    const endDate = formatUtcDate((await userRow(client.userId)).subscriptionEndDate!);
+    const notices = await notificationsOf(client.userId);
+    expect(notices.map((notice) => notice.title)).toEqual([
+      "Your subscription is active",
+      "Your subscription will end",
+      "Your subscription will renew",
+    ]);
+    expect(notices[1].body).toContain(`You keep your daily question until ${endDate}`);
+    expect(notices[2].body).toBe(
+      `You resumed your monthly subscription. It renews on ${endDate} for $20.00.`,
+    );
+  });
+
+  it("confirms a cancellation once when it is sent twice at once", async () => {
+    const client = await newClient("cancel-race");
+    await postForm("/subscribe", {}, { cookie: client.cookie });
+    // Two requests a moment apart that both read the subscription before either changed it.
+    const start = Date.now();
+    const results = await Promise.all(
+      [0, 1].map((offset) =>
+        cancelSubscription(
+          { db: createDatabase(env.DB), stripe: null, priceId: null, now: new Date(start + offset) },
+          client.userId,
+        ),
+      ),
+    );
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect((await userRow(client.userId)).subscriptionCancelAtPeriodEnd).toBe(true);
+    const titles = (await notificationsOf(client.userId)).map((notice) => notice.title);
+    expect(titles.filter((title) => title === "Your subscription will end")).toHaveLength(1);
   });
 
   it("counts today's question once it is used", async () => {

@@ -9,10 +9,20 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDatabase } from "~/db/client.server";
 import { notifications, payments, questions, stripeEvents, users } from "~/db/schema.server";
+import { formatUtcDate } from "~/lib/utc-dates";
 import { lapseEndedSubscriptions, startSubscription } from "~/models/subscriptions.server";
 import { createStripeClient } from "~/services/stripe.server";
 import { db, get, insertAccount, postForm } from "../support/accounts";
-import { getLedger, getQuestion, newClient, newExpert, postJson, toastFrom } from "../support/questions";
+import {
+  getLedger,
+  getQuestion,
+  newClient,
+  newExpert,
+  notificationsOf,
+  postJson,
+  toastFrom,
+} from "../support/questions";
+import { outboxTo } from "../support/scheduled";
 import { postWebhook, sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
 import { FAKE_WRONG_PRICE_ID } from "../support/stripe-fake";
 import {
@@ -64,6 +74,10 @@ async function expectRefusedAsActive(subscriber: { userId: number; cookie: strin
   );
   expect(creations).toHaveLength(1);
 }
+
+/** The titles and bodies of what the user was told, oldest first. */
+const noticesOf = async (userId: number) =>
+  (await notificationsOf(userId)).map(({ title, body }) => ({ title, body }));
 
 /** Sends Stripe's events for a change, in the order given, and returns their results. */
 async function deliver(...events: Record<string, unknown>[]) {
@@ -153,6 +167,18 @@ describe("/subscribe with Stripe", () => {
     const thanks = await (await get("/thank-you?subscription=true", started.cookie)).text();
     expect(thanks).toContain("Subscription Activated!");
     expect(thanks).toContain("one new question per day");
+
+    // A receipt, in the app and by e-mail; the invoice's webhook, arriving after, sends no second.
+    const receipt = {
+      title: "Subscription payment received",
+      body: `We received $20.00 for your monthly subscription. It is paid until ${formatUtcDate(periodEnd * 1000)}.`,
+    };
+    expect(await noticesOf(started.userId)).toEqual([receipt]);
+    await deliver(stripeEvent("invoice.paid", paid.invoice));
+    expect(await noticesOf(started.userId)).toEqual([receipt]);
+    expect(await outboxTo(started.visitor.email)).toEqual([
+      expect.objectContaining({ subject: "Subscription payment received" }),
+    ]);
   });
 
   it("activates from Stripe's webhooks alone when the browser never comes back", async () => {
@@ -374,6 +400,11 @@ describe("Stripe's subscription webhooks", () => {
       subscriber.invoiceId,
       renewed.invoice.id,
     ]);
+    // One receipt per paid invoice, the renewal's with the new period's end.
+    expect((await noticesOf(subscriber.userId)).map(({ body }) => body)).toEqual([
+      `We received $20.00 for your monthly subscription. It is paid until ${formatUtcDate(firstEnd)}.`,
+      `We received $20.00 for your monthly subscription. It is paid until ${formatUtcDate(user.subscriptionEndDate!)}.`,
+    ]);
   });
 
   it("makes a subscriber whose renewal failed ask as a paying client", async () => {
@@ -580,6 +611,20 @@ describe("cancelling and resuming from the dashboard", () => {
     expect((await stripeFake.subscription(subscriber.subscriptionId)).cancel_at_period_end).toBe(false);
     expect((await userRow(subscriber.userId)).subscriptionCancelAtPeriodEnd).toBe(false);
     expect(await dashboardHtml(subscriber.cookie)).toContain("Renews on");
+
+    // The cancellation and the resumption are confirmed in writing, once each (the refused second
+    // cancellation tells nothing).
+    const endDate = formatUtcDate(user.subscriptionEndDate!);
+    expect((await noticesOf(subscriber.userId)).slice(1)).toEqual([
+      {
+        title: "Your subscription will end",
+        body: `You cancelled your monthly subscription. You keep your daily question until ${endDate}; you can resume the subscription from your dashboard before then.`,
+      },
+      {
+        title: "Your subscription will renew",
+        body: `You resumed your monthly subscription. It renews on ${endDate} for $20.00.`,
+      },
+    ]);
   });
 
   it("ends the free questions when Stripe deletes the subscription at the end of the period", async () => {
