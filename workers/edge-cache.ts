@@ -111,6 +111,12 @@ function sharedFreshness(value: string): Freshness | null {
   return { sMaxAge, staleWhileRevalidate: Number.isFinite(swr) && swr > 0 ? swr : 0 };
 }
 
+/**
+ * How far ahead of this isolate's clock another machine's may be: a copy it stored "in the future"
+ * by up to this much is fresh; one further ahead is not trusted.
+ */
+const CLOCK_SKEW_SECONDS = 5;
+
 /** How fresh a stored copy is at `now`: fresh, stale (serve and refresh) or expired (render anew). */
 export function freshnessAt(
   storedAt: number,
@@ -118,7 +124,7 @@ export function freshnessAt(
   now: number,
 ): "fresh" | "stale" | "expired" {
   const ageSeconds = (now - storedAt) / 1000;
-  if (ageSeconds < 0 || Number.isNaN(ageSeconds)) return "expired";
+  if (ageSeconds < -CLOCK_SKEW_SECONDS || Number.isNaN(ageSeconds)) return "expired";
   if (ageSeconds <= sMaxAge) return "fresh";
   if (ageSeconds <= sMaxAge + staleWhileRevalidate) return "stale";
   return "expired";

@@ -247,7 +247,7 @@ describe("the copies an isolate keeps in memory", () => {
   const PAGE = "<!DOCTYPE html><html><body><h1>Kept page</h1><script>1</script></body></html>";
 
   /** A Cache API cache of its own, counting lookups, and a counting renderer of one public page. */
-  async function setUp(name: string) {
+  async function setUp(name: string, { startsAt = Date.now() } = {}) {
     const backing = await caches.open(name);
     const counts = { matches: 0, renders: 0 };
     const cache = {
@@ -258,7 +258,7 @@ describe("the copies an isolate keeps in memory", () => {
       put: (key: RequestInfo, response: Response) => backing.put(key, response),
     } as Cache;
     const pending: Promise<unknown>[] = [];
-    let clock = Date.now();
+    let clock = startsAt;
     const options = {
       cache,
       hot: new HotCopies(),
@@ -304,8 +304,10 @@ describe("the copies an isolate keeps in memory", () => {
   });
 
   it("keeps a copy another isolate stored once it has looked it up", async () => {
-    const { backing, counts, options, serve } = await setUp("hot-from-cache-api");
-    const elsewhere = await setUp("hot-from-cache-api");
+    // Both isolates read the same time: a copy stored a millisecond "later" would be from the future.
+    const startsAt = Date.now();
+    const { backing, counts, options, serve } = await setUp("hot-from-cache-api", { startsAt });
+    const elsewhere = await setUp("hot-from-cache-api", { startsAt });
     const stored = await elsewhere.serve();
     await stored.body?.cancel();
     await elsewhere.settle();

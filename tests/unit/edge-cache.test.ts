@@ -102,6 +102,9 @@ describe("which responses it stores, and for how long", () => {
     expect(freshnessAt(0, lifetimes, 360_000)).toBe("stale");
     expect(freshnessAt(0, lifetimes, 361_000)).toBe("expired");
     expect(freshnessAt(Number.NaN, lifetimes, 1)).toBe("expired");
+    // Stored by a machine whose clock is a little ahead: fresh; far ahead: not trusted.
+    expect(freshnessAt(2_000, lifetimes, 0)).toBe("fresh");
+    expect(freshnessAt(60_000, lifetimes, 0)).toBe("expired");
   });
 });
 
