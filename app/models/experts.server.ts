@@ -427,6 +427,8 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     /** One decimal, or null (shown N/A) before the first review. */
     averageRating: meanRating === null ? null : Math.round(meanRating * 10) / 10,
     reviewCount: Number(row?.reviewCount ?? 0),
+    /** The expert's zone: the dashboard's dates are theirs. */
+    timeZone,
     pendingList: pending,
     // In the expert's zone now, not the wall clock stored at booking time (they may have moved).
     upcomingList: upcoming.map(({ endsAt, ...booking }) => {

@@ -1306,17 +1306,31 @@ export type QuestionListItem = {
 };
 
 /** The expert's questions, newest first: never the unpaid ones. */
+function expertQuestionsQuery(db: Database, expertId: number, limit: number) {
+  return (
+    db
+      .select(listColumns)
+      .from(questions)
+      .leftJoin(payments, eq(payments.questionId, questions.id))
+      // Only questions paid for (test mode and subscriptions count as paid): never one the client
+      // walked away from, even once it expired unpaid.
+      .where(and(eq(questions.expertId, expertId), isNotNull(questions.paidAt)))
+      .orderBy(desc(questions.createdAt), desc(questions.id))
+      .limit(limit)
+  );
+}
+
 export async function listQuestionsForExpert(db: Database, expertId: number, { limit = 500 } = {}) {
-  const rows = await db
-    .select(listColumns)
-    .from(questions)
-    .leftJoin(payments, eq(payments.questionId, questions.id))
-    // Only questions paid for (test mode and subscriptions count as paid): never one the client
-    // walked away from, even once it expired unpaid.
-    .where(and(eq(questions.expertId, expertId), isNotNull(questions.paidAt)))
-    .orderBy(desc(questions.createdAt), desc(questions.id))
-    .limit(limit);
-  return rows as QuestionListItem[];
+  return (await expertQuestionsQuery(db, expertId, limit)) as QuestionListItem[];
+}
+
+/** The expert's question desk: their questions and the zone they read times in, in one round trip. */
+export async function getExpertQuestionDesk(db: Database, expertId: number, { limit = 500 } = {}) {
+  const [rows, zone] = await db.batch([
+    expertQuestionsQuery(db, expertId, limit),
+    db.select({ timeZone: experts.timeZone }).from(experts).where(eq(experts.id, expertId)),
+  ]);
+  return { questions: rows as QuestionListItem[], timeZone: zone[0]?.timeZone ?? "UTC" };
 }
 
 export const ADMIN_PAGE_SIZE = 50;

@@ -3,9 +3,10 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireExpert } from "~/auth/guards.server";
 import { BarChart } from "~/components/bar-chart";
 import { buttonClass } from "~/components/ui/button";
-import { formatDay, formatLocalDate, formatResponseTime, formatSpan } from "~/lib/format-date";
+import { formatLocalDate, formatResponseTime, formatSpan } from "~/lib/format-date";
 import { formatCents } from "~/lib/money";
 import { formatMonth } from "~/lib/months";
+import { dateInZone } from "~/lib/slots";
 import { getMonthlyEarnings, type MonthlyEarnings } from "~/models/earnings.server";
 import { getExpertDashboard } from "~/models/experts.server";
 import portalHref from "~/styles/expert-portal.css";
@@ -176,7 +177,8 @@ export default function ExpertDashboard() {
                 <li key={question.id} className="item-list__item">
                   <p className="item-list__title clamp-2">{question.question}</p>
                   <p className="item-list__meta">
-                    {question.name ?? "Client"} · asked {formatDay(question.createdAt)}
+                    {question.name ?? "Client"} · asked{" "}
+                    {formatLocalDate(dateInZone(new Date(question.createdAt), dashboard.timeZone))}
                     {question.deadlineAt ? (
                       <>
                         {" · "}

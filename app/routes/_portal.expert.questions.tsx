@@ -9,8 +9,9 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { formatDateTime, OPEN_QUESTION_STATUSES } from "~/lib/questions";
-import { listQuestionsForExpert, type QuestionListItem } from "~/models/questions.server";
+import { OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import { formatInstant } from "~/lib/slots";
+import { getExpertQuestionDesk, type QuestionListItem } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
 
 export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
@@ -26,16 +27,17 @@ const REFRESH_MS = 30_000;
 /** The expert's question desk: only their own questions, never the unpaid ones. */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { expertId } = await requireExpert(context, request);
-  const questions: QuestionListItem[] =
-    expertId === null ? [] : await listQuestionsForExpert(context.db, expertId);
-  return { hasProfile: expertId !== null, questions };
+  if (expertId === null) return { hasProfile: false, questions: [] as QuestionListItem[], timeZone: "UTC" };
+  return { hasProfile: true, ...(await getExpertQuestionDesk(context.db, expertId)) };
 }
 
 type Selected = { id: number; mode: "answer" | "view" };
 
 export default function ExpertQuestions() {
   // Single fetch keeps Dates; the loader's own return type is what arrives.
-  const { hasProfile, questions } = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof loader>>;
+  const { hasProfile, questions, timeZone } = useLoaderData<typeof loader>() as Awaited<
+    ReturnType<typeof loader>
+  >;
   const revalidator = useRevalidator();
   const revalidatorRef = useRef(revalidator);
   revalidatorRef.current = revalidator;
@@ -101,13 +103,13 @@ export default function ExpertQuestions() {
           <TabsTrigger value="all">{`All (${questions.length})`}</TabsTrigger>
         </TabsList>
         <TabsContent value="pending">
-          <QuestionTable rows={pending} caption="Pending questions" action={action} />
+          <QuestionTable rows={pending} caption="Pending questions" action={action} timeZone={timeZone} />
         </TabsContent>
         <TabsContent value="answered">
-          <QuestionTable rows={answered} caption="Answered questions" action={action} />
+          <QuestionTable rows={answered} caption="Answered questions" action={action} timeZone={timeZone} />
         </TabsContent>
         <TabsContent value="all">
-          <QuestionTable rows={questions} caption="All questions" action={action} />
+          <QuestionTable rows={questions} caption="All questions" action={action} timeZone={timeZone} />
         </TabsContent>
       </Tabs>
 
@@ -123,9 +125,10 @@ export default function ExpertQuestions() {
               {selected.mode === "answer" ? `Answer Question #${current.id}` : `Question #${current.id}`}
             </DialogTitle>
             <DialogDescription id={`question-${current.id}-meta`}>
-              From {current.name ?? "a client"}, asked {formatDateTime(current.createdAt)}
+              From {current.name ?? "a client"}, asked{" "}
+              {formatInstant(new Date(current.createdAt).getTime(), timeZone)}
               {selected.mode === "answer" && current.deadlineAt
-                ? `; answer by ${formatDateTime(current.deadlineAt)}`
+                ? `; answer by ${formatInstant(new Date(current.deadlineAt).getTime(), timeZone)}`
                 : ""}
             </DialogDescription>
             <div className="stack">

@@ -128,6 +128,10 @@ describe("paid questions in the browser (test mode)", () => {
     expect(await dialog.getByRole("heading", { name: `Answer Question #${questionId}` }).isVisible()).toBe(
       true,
     );
+    // The deadline on the expert's clock, its zone named.
+    expect(
+      await dialog.getByText(/; answer by \w{3}, \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M \S+$/).isVisible(),
+    ).toBe(true);
     // Too short first: SPEC.md's message, nothing sent.
     await dialog.getByRole("textbox", { name: "Your Answer" }).fill("Too short");
     await dialog.getByRole("button", { name: "Submit Answer" }).click();

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { questions } from "~/db/schema.server";
+import { experts, questions } from "~/db/schema.server";
 import { db, get, postForm } from "./support/accounts";
 import {
   getLedger,
@@ -62,6 +62,26 @@ describe("the expert's question desk (/expert/questions)", () => {
       expect(html).toContain(text);
     }
     expect(html).toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+
+  it("dates the expert's questions in the expert's own zone, on the desk and the dashboard", async () => {
+    const expert = await newExpert("kolkata");
+    await db().update(experts).set({ timeZone: "Asia/Kolkata" }).where(eq(experts.id, expert.expertId));
+    const client = await newClient();
+    // 20:00 UTC on March 10 is 01:30 on March 11 in Kolkata.
+    const askedAt = new Date("2026-03-10T20:00:00Z");
+    await pendingQuestion(client.userId, expert.expertId, {
+      question: "Asked late in the evening, UTC",
+      createdAt: askedAt,
+      paidAt: askedAt,
+      deadlineAt: new Date(askedAt.getTime() + 24 * 60 * 60 * 1000),
+    });
+
+    const desk = await (await get("/expert/questions", expert.cookie)).text();
+    expect(desk).toContain('<td data-label="Date">2026-03-11</td>');
+    expect(desk).not.toContain("2026-03-10");
+    const dashboard = await (await get("/expert/dashboard", expert.cookie)).text();
+    expect(dashboard).toMatch(/asked(<!-- -->)? (<!-- -->)?Wed, Mar 11, 2026/);
   });
 
   it("shows SPEC.md's empty state", async () => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { formatDay } from "~/lib/questions";
+import { dateInZone } from "~/lib/slots";
 import { StatusBadge } from "./status-badge";
 
 export type QuestionRowData = {
@@ -13,17 +14,20 @@ export type QuestionRowData = {
 /**
  * SPEC.md's questions table: ID, Name, Question, Status, Date (yyyy-MM-dd or N/A), Actions, with the
  * empty state "No questions found.". On phones each row becomes a card (CSS), labels included.
+ * Dates are UTC days unless the reader's `timeZone` is known (the expert's own desk).
  */
 export function QuestionTable<T extends QuestionRowData>({
   rows,
   caption,
   action,
   extraColumn,
+  timeZone,
 }: {
   rows: T[];
   caption: string;
   action: (row: T) => ReactNode;
   extraColumn?: { header: string; cell: (row: T) => ReactNode };
+  timeZone?: string;
 }) {
   if (rows.length === 0) return <p className="empty-state">No questions found.</p>;
   return (
@@ -56,7 +60,9 @@ export function QuestionTable<T extends QuestionRowData>({
               <td data-label="Status">
                 <StatusBadge status={row.status} />
               </td>
-              <td data-label="Date">{formatDay(row.createdAt)}</td>
+              <td data-label="Date">
+                {timeZone ? dateInZone(new Date(row.createdAt), timeZone) : formatDay(row.createdAt)}
+              </td>
               <td data-label="Actions" className="actions-cell">
                 {action(row)}
               </td>
