@@ -7,7 +7,7 @@ import {
   type MetaFunction,
 } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Button } from "~/components/ui/button";
@@ -15,6 +15,7 @@ import { ErrorList, Label } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useForm } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
+import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
 import { readForm } from "~/lib/form-data.server";
 import {
   browserTimeZone,
@@ -283,18 +284,11 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
   const [days, setDays] = useState(
     () => sent?.days ?? initialDays(scheduleIsSet ? schedule : DEFAULT_SCHEDULE),
   );
+  const update = (dayOfWeek: number, change: Partial<DayState>) =>
+    setDays((current) => current.map((day, index) => (index === dayOfWeek ? { ...day, ...change } : day)));
   const [zone, setZone] = useState(sent?.timeZone ?? timeZone);
   const [zoneFromBrowser, setZoneFromBrowser] = useState(false);
-
-  // First setup: suggest the browser's own zone (the stored one is only the default).
-  useEffect(() => {
-    if (scheduleIsSet || !hydrated) return;
-    const detected = browserTimeZone();
-    if (detected !== timeZone) {
-      setZone(detected);
-      setZoneFromBrowser(true);
-    }
-  }, [hydrated, scheduleIsSet, timeZone]);
+  const zoneChosenBeforeHydration = useRef(false);
 
   useEffect(() => {
     if (actionData && "toast" in actionData && actionData.toast) toast(actionData.toast);
@@ -307,10 +301,38 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ScheduleSchema }),
   });
+  // Days, hours and a zone chosen before the script ran stay chosen.
+  const formRef = useRef<HTMLFormElement>(null);
+  useTypedBeforeHydration(formRef, {
+    [fields.timeZone.name]: ([chosen]) => {
+      if (!chosen || chosen === zone) return;
+      zoneChosenBeforeHydration.current = true;
+      setZone(chosen);
+    },
+    ...Object.fromEntries(
+      DAY_NAMES.flatMap((_, dayOfWeek) => {
+        const prefix = `days[${dayOfWeek}]`;
+        return [
+          [`${prefix}.enabled`, (values: string[]) => update(dayOfWeek, { enabled: values.length > 0 })],
+          [`${prefix}.start`, ([start]: string[]) => start && update(dayOfWeek, { start })],
+          [`${prefix}.end`, ([end]: string[]) => end && update(dayOfWeek, { end })],
+        ];
+      }),
+    ),
+  });
+
+  // First setup: suggest the browser's own zone (the stored one is only the default).
+  useEffect(() => {
+    if (scheduleIsSet || !hydrated || zoneChosenBeforeHydration.current) return;
+    const detected = browserTimeZone();
+    if (detected !== timeZone) {
+      setZone(detected);
+      setZoneFromBrowser(true);
+    }
+  }, [hydrated, scheduleIsSet, timeZone]);
+
   const dayFields = fields.days.getFieldList();
   const zoneOptions = timeZones.includes(zone) ? timeZones : [zone, ...timeZones];
-  const update = (dayOfWeek: number, change: Partial<DayState>) =>
-    setDays((current) => current.map((day, index) => (index === dayOfWeek ? { ...day, ...change } : day)));
 
   return (
     <section className="card stack" aria-labelledby="schedule-title">
@@ -323,7 +345,7 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
             : " You have not set a schedule yet, so Monday to Friday, 9:00 AM to 6:00 PM applies."}
         </p>
       </div>
-      <Form method="post" {...getFormProps(form)} className="stack">
+      <Form ref={formRef} method="post" {...getFormProps(form)} className="stack">
         <input type="hidden" name="intent" value="schedule" />
         {form.errors ? (
           <p className="form-error" role="alert" id={form.errorId}>

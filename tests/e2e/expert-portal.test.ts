@@ -180,4 +180,29 @@ describe("admin verification in the browser", () => {
     expect(await customUrl.inputValue()).toBe("typed-before-the-script");
     expect(await category.inputValue()).toBe(other);
   });
+
+  it("keeps a weekly schedule chosen before the page's script ran", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    const release = await holdScripts(page);
+    await page.goto("/expert/availability", { waitUntil: "domcontentloaded" });
+    const zone = page.getByLabel("Time zone");
+    const chosenZone = (await zone.inputValue()) === "Europe/Oslo" ? "Asia/Tokyo" : "Europe/Oslo";
+    await zone.selectOption(chosenZone);
+    const monday = page.getByRole("checkbox", { name: "Monday" });
+    if (!(await monday.isChecked())) await monday.check();
+    const mondayFrom = page.getByLabel("Monday from");
+    const chosenStart = (await mondayFrom.inputValue()) === "07:00" ? "08:00" : "07:00";
+    await mondayFrom.selectOption(chosenStart);
+    const wednesday = page.getByRole("checkbox", { name: "Wednesday" });
+    const wednesdayWas = await wednesday.isChecked();
+    await wednesday.setChecked(!wednesdayWas);
+    release();
+    await page.waitForSelector("html[data-hydrated]");
+    // Nothing is saved: the form only has to keep what is in it.
+    expect(await zone.inputValue()).toBe(chosenZone);
+    expect(await mondayFrom.inputValue()).toBe(chosenStart);
+    expect(await wednesday.isChecked()).toBe(!wednesdayWas);
+    expect(await page.getByLabel("Wednesday from").count()).toBe(wednesdayWas ? 0 : 1);
+  });
 });
