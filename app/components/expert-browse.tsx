@@ -116,6 +116,15 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
     return () => clearTimeout(timer);
   }, [search]);
 
+  // What was typed or chosen before the script ran (hydration would write the state back over it):
+  // a changed select goes there at once; typed text searches, as typing does.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, on hydration
+  useEffect(() => {
+    const typed = formQuery();
+    if (typed.category !== (category?.slug ?? null) || typed.sort !== query.sort) go(typed);
+    else setSearch((formRef.current?.elements.namedItem("q") as HTMLInputElement | null)?.value ?? search);
+  }, []);
+
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     go(formQuery());

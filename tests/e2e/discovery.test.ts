@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { gotoHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, holdScripts, signInAs } from "./support/pages";
 
 /** The names on the expert cards, in order. */
 const cardNames = (page: Page) => page.locator(".expert-card__name").allTextContents();
@@ -207,6 +207,24 @@ describe("browsing experts", () => {
     await screenshot(page, "discovery-browse-empty-phone");
     await gotoHydrated(page, "/experts");
     await screenshot(page, "discovery-browse-phone");
+  });
+
+  it("acts on a search typed, or a select changed, before the page's script ran", async () => {
+    const page = await newPage(DESKTOP);
+    let release = await holdScripts(page);
+    await page.goto("/experts", { waitUntil: "domcontentloaded" });
+    await search(page).fill("legal");
+    release();
+    await page.waitForURL("**/experts?q=legal");
+    await expect.poll(() => cardNames(page)).toEqual(["Olivia Grant"]);
+    expect(await search(page).inputValue()).toBe("legal");
+
+    release = await holdScripts(page);
+    await page.goto("/category/sales", { waitUntil: "domcontentloaded" });
+    await page.getByLabel("Sort by").selectOption("price_high");
+    release();
+    await page.waitForURL("**/category/sales?sort=price_high");
+    await expect.poll(() => page.getByLabel("Sort by").inputValue()).toBe("price_high");
   });
 
   it("shows six placeholders while the next results load", async () => {
