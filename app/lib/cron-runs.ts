@@ -3,6 +3,7 @@
 export const SUMMARY_LABELS: Record<string, string> = {
   remindersSent: "Reminders sent",
   questionsExpired: "Questions expired",
+  questionPaymentsSettled: "Question payments confirmed",
   paymentsRetried: "Payments retried",
   meetingLinksSent: "Meeting links sent",
   sessionsCompleted: "Sessions completed",
@@ -20,6 +21,7 @@ export const SUMMARY_LABELS: Record<string, string> = {
 const SUBJECTS: Record<string, string> = {
   remind: "question",
   expire: "question",
+  "settle-payments": "question",
   "retry-cancel": "question",
   "retry-capture": "question",
   "meeting-links": "booking",

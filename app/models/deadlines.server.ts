@@ -1,13 +1,13 @@
 /**
  * The promises the Cron Trigger keeps (DESIGN.md "Deadlines"): reminders at 12 hours, expiry at 24
- * hours with the authorisation released, retried captures, meeting links 15 minutes before a session,
- * sessions marked completed.
+ * hours with the authorisation released, retried captures, payments Stripe authorised that nobody
+ * confirmed here, meeting links 15 minutes before a session, sessions marked completed.
  *
  * Every task is idempotent and safe when two runs overlap: each change is a conditional UPDATE on the
  * row's current state, and only the run whose UPDATE changed the row goes on to talk to Stripe or to
  * notify. Each task reads at most `limit` rows per run, so a backlog drains over several runs.
  */
-import { and, asc, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { bookings, experts, questions } from "~/db/schema.server";
 import { OPEN_QUESTION_STATUSES } from "~/lib/questions";
@@ -17,6 +17,7 @@ import { unchargedQuestionLedgerStatements } from "~/models/payments.server";
 import {
   cancelQuestionAuthorization,
   captureQuestionPayment,
+  confirmQuestionPayment,
   listQuestionsAwaitingCapture,
   type QuestionDeps,
   questionMovedNow,
@@ -180,6 +181,55 @@ export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_
       }
     } catch (error) {
       fail(report, "expire", question.id, error);
+    }
+  }
+  return report;
+}
+
+/** The browser's return and the webhook get this long to confirm a question's payment themselves. */
+export const UNCONFIRMED_PAYMENT_GRACE_MS = 10 * 60 * 1000;
+/** Questions asked this long ago or less are asked about: an abandoned payment form is not polled forever. */
+export const UNCONFIRMED_PAYMENT_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * The net under the browser's return and the webhook: a question whose card Stripe authorised but
+ * that was never confirmed here (the tab closed before the return, the webhook lost or refused) is
+ * confirmed as the return would have, so it reaches its expert and the authorisation is not left to
+ * lapse. Asks Stripe about unpaid questions asked between 10 and 60 minutes ago; one whose payment
+ * form was abandoned stays as it is.
+ */
+export async function settleUnconfirmedQuestionPayments(
+  deps: QuestionDeps,
+  { limit = STRIPE_TASK_LIMIT } = {},
+): Promise<TaskReport> {
+  const { db, now } = deps;
+  const report: TaskReport = { changed: 0, failures: [] };
+  if (!deps.stripe) return report;
+  const unconfirmed = await db
+    .select({ id: questions.id, userId: questions.userId, paymentIntentId: questions.paymentIntentId })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.status, "awaiting_payment"),
+        isNotNull(questions.paymentIntentId),
+        isNotNull(questions.userId),
+        lte(questions.createdAt, new Date(now.getTime() - UNCONFIRMED_PAYMENT_GRACE_MS)),
+        gt(questions.createdAt, new Date(now.getTime() - UNCONFIRMED_PAYMENT_WINDOW_MS)),
+      ),
+    )
+    .orderBy(asc(questions.createdAt))
+    .limit(limit);
+  for (const question of unconfirmed) {
+    try {
+      const result = await confirmQuestionPayment(deps, {
+        questionId: question.id,
+        userId: question.userId!,
+        paymentIntentId: question.paymentIntentId!,
+      });
+      if (result.ok) report.changed += 1;
+      else if (result.reason === "mismatch") fail(report, "settle-payments", question.id, result.message);
+    } catch (error) {
+      fail(report, "settle-payments", question.id, error);
     }
   }
   return report;

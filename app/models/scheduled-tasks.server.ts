@@ -8,6 +8,7 @@ import {
   remindExperts,
   retryQuestionPayments,
   sendMeetingLinks,
+  settleUnconfirmedQuestionPayments,
   type TaskFailure,
 } from "~/models/deadlines.server";
 import { deliverOutbox } from "~/models/email-outbox.server";
@@ -71,6 +72,11 @@ export async function runScheduledTasks(
   await task("expire", async () => {
     const report = await expireQuestions(deps);
     summary.questionsExpired = report.changed;
+    failures.push(...report.failures);
+  });
+  await task("settle-payments", async () => {
+    const report = await settleUnconfirmedQuestionPayments(deps);
+    summary.questionPaymentsSettled = report.changed;
     failures.push(...report.failures);
   });
   await task("retry-payments", async () => {

@@ -242,6 +242,67 @@ describe("the 24-hour deadline", () => {
   });
 });
 
+describe("payments nobody confirmed", () => {
+  const MINUTE = 60 * 1000;
+
+  /** Asked and given a PaymentIntent; neither the browser's return nor a webhook follows. */
+  async function askedWithoutReturn() {
+    const expert = await newExpert("unconfirmed", 1500);
+    const client = await newClient();
+    const asked = await postJson(
+      "/api/questions",
+      { question: QUESTION, expertId: expert.expertId },
+      client.cookie,
+    );
+    const { questionId, paymentIntentId } = (await asked.json()) as {
+      questionId: number;
+      paymentIntentId: string;
+    };
+    const askedAt = (await getQuestion(questionId)).createdAt.getTime();
+    return { expert, questionId, paymentIntentId, askedAt };
+  }
+
+  it("confirms a question whose card Stripe authorised, once the return and the webhook had their time", async () => {
+    const { expert, questionId, paymentIntentId, askedAt } = await askedWithoutReturn();
+    await stripeFake.setStatus(paymentIntentId, "requires_capture");
+
+    await runAt(askedAt + 9 * MINUTE);
+    expect((await getQuestion(questionId)).status).toBe("awaiting_payment");
+
+    const settledAt = askedAt + 11 * MINUTE;
+    const run = await runAt(settledAt);
+    expect(run.summary.questionPaymentsSettled).toBeGreaterThanOrEqual(1);
+    expect(await getQuestion(questionId)).toMatchObject({
+      status: "pending",
+      paymentState: "authorized",
+      paidAt: new Date(settledAt),
+      deadlineAt: new Date(settledAt + 24 * HOUR),
+    });
+    expect(await getLedger(questionId)).toMatchObject({ status: "authorized", amount: 1500 });
+    expect(await kindsOf(expert.userId)).toEqual(["question_new"]);
+
+    // The late webhook, or another run, changes nothing more.
+    await runAt(settledAt + 5 * MINUTE);
+    expect(await kindsOf(expert.userId)).toEqual(["question_new"]);
+  });
+
+  it("leaves an abandoned payment form alone, and stops asking about it after an hour", async () => {
+    const { questionId, paymentIntentId, askedAt } = await askedWithoutReturn();
+    const retrievals = async () =>
+      (await stripeFake.requests(paymentIntentId)).filter((request) => request.method === "GET").length;
+
+    await runAt(askedAt + 11 * MINUTE);
+    expect((await getQuestion(questionId)).status).toBe("awaiting_payment");
+    expect((await getLedger(questionId))?.status ?? "pending").toBe("pending");
+    const asked = await retrievals();
+    expect(asked).toBeGreaterThanOrEqual(1);
+
+    await runAt(askedAt + 61 * MINUTE);
+    expect(await retrievals()).toBe(asked);
+    expect((await getQuestion(questionId)).status).toBe("awaiting_payment");
+  });
+});
+
 describe("reminders", () => {
   it("reminds the expert once, 12 hours after payment", async () => {
     const { expert, questionId } = await paidQuestion();
