@@ -331,7 +331,6 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
     }
   }, [hydrated, scheduleIsSet, timeZone]);
 
-  const dayFields = fields.days.getFieldList();
   const zoneOptions = timeZones.includes(zone) ? timeZones : [zone, ...timeZones];
 
   return (
@@ -390,8 +389,8 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
             const day = days[dayOfWeek];
             const name = DAY_NAMES[dayOfWeek];
             const prefix = `days[${dayOfWeek}]`;
-            const errors = dayFields[dayOfWeek]?.getFieldset();
-            const endErrors = errors?.end.errors;
+            // By name: the field list follows the form's default value, which this form does not set.
+            const endErrors = form.allErrors[`${prefix}.end`];
             return (
               <div key={dayOfWeek} className="schedule-day" data-enabled={day.enabled}>
                 <div className="schedule-day__name">

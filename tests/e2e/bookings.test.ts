@@ -311,6 +311,16 @@ describe("the expert's availability", () => {
     expect(zoneNames).not.toContain("Asia/Calcutta");
     await zone.selectOption("America/New_York");
     await page.getByLabel("Saturday", { exact: true }).check();
+    // An end before the start is refused with the reason, on the field, and nothing is sent.
+    await page.getByLabel("Saturday from").selectOption("17:00");
+    await page.getByLabel("Saturday until").selectOption("14:00");
+    await page.getByRole("button", { name: "Save Schedule" }).click();
+    await expect
+      .poll(() => page.locator("#day-6-error").getByText("The end must be later than the start.").isVisible())
+      .toBe(true);
+    expect(await page.getByLabel("Saturday until").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.getByText("Schedule saved").count()).toBe(0);
+    await page.getByLabel("Saturday from").selectOption("09:00");
     await page.getByLabel("Saturday until").selectOption("13:00");
     expect(
       await page.getByText("Sessions start on the hour from 9:00 AM to 12:00 PM (4 a day).").isVisible(),
