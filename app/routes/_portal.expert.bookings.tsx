@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
 import { AddToCalendar, CancelBookingButton } from "~/components/bookings/booking-actions";
 import { MonthCalendar } from "~/components/bookings/month-calendar";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { usePaymentsTestMode } from "~/components/use-payments-test-mode";
 import { formatCents } from "~/lib/money";
 import {
   dateInZone,
@@ -268,6 +269,18 @@ function BookingDetails({
   today: string;
 }) {
   const cancellable = booking.status === "confirmed" && booking.startsAt > now;
+  // Cancelling removes the focused Cancel Session button: focus goes to the details' title, never
+  // to the page behind the still open dialog.
+  useEffect(() => {
+    if (cancellable) return;
+    const title = document.querySelector<HTMLElement>(".booking-dialog .dialog-title");
+    if (title && !title.closest("[role='dialog']")?.contains(document.activeElement)) title.focus();
+  }, [cancellable]);
+  // Test mode takes no payment, so there is nothing to refund and nothing is said to be.
+  const testMode = usePaymentsTestMode();
+  const refund = testMode
+    ? "Booked in test mode, so no payment was taken and there is nothing to refund."
+    : `${booking.clientName} gets a full refund${booking.amount > 0 ? ` of ${formatCents(booking.amount)}` : ""}.`;
   return (
     <DialogContent
       className="booking-dialog"
@@ -292,7 +305,7 @@ function BookingDetails({
           <StatusBadge status={booking.status} />
           {booking.status === "cancelled" ? (
             <span className="muted">
-              {` by ${booking.cancelledBy === "client" ? "the client" : "you"}${booking.refunded && booking.amount > 0 ? `, ${formatCents(booking.amount)} refunded` : ""}`}
+              {` by ${booking.cancelledBy === "client" ? "the client" : "you"}${booking.refunded && booking.amount > 0 && !testMode ? `, ${formatCents(booking.amount)} refunded` : ""}`}
             </span>
           ) : null}
         </dd>
@@ -331,7 +344,7 @@ function BookingDetails({
         <div className="dialog-footer dialog-footer--start">
           <CancelBookingButton
             bookingId={booking.id}
-            description={`${booking.clientName} gets a full refund${booking.amount > 0 ? ` of ${formatCents(booking.amount)}` : ""} and is told. The time opens up for other clients.`}
+            description={`${booking.clientName} is told, and the time opens up for other clients. ${refund}`}
           />
         </div>
       ) : null}

@@ -68,6 +68,22 @@ async function chooseFirstFreeSlot(page: Page): Promise<string> {
   throw new Error("no free slot in three months");
 }
 
+/** Books the demo expert's first free slot as the signed-in client; returns the booking's id and start. */
+async function bookFirstFreeSlot(client: Page, name: string, message: string) {
+  await openBookingScreen(client);
+  await chooseFirstFreeSlot(client);
+  await client.locator("form#book-session").getByLabel("Name").fill(name);
+  await client.locator("form#book-session").getByLabel("Message").fill(message);
+  await Promise.all([
+    client.waitForURL((url) => url.pathname === "/thank-you"),
+    client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click(),
+  ]);
+  await expect.poll(() => client.getByRole("heading", { name: "Session Booked!" }).isVisible()).toBe(true);
+  const bookingId = Number(new URL(client.url()).searchParams.get("booking"));
+  const mine = (await (await client.request.get("/api/bookings")).json()) as ApiBooking[];
+  return { bookingId, startsAt: mine.find((booking) => booking.id === bookingId)!.startsAt };
+}
+
 /** A full-page screenshot from the top (the sticky header otherwise lands mid-page). */
 async function screenshot(page: Page, name: string) {
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -351,21 +367,11 @@ describe("a session after the expert changes time zone", () => {
     const LOS_ANGELES = "America/Los_Angeles";
     const client = await newPage(DESKTOP, { timezoneId: LOS_ANGELES });
     await signInAs(client, "client");
-    await openBookingScreen(client);
-    await chooseFirstFreeSlot(client);
-    await client.locator("form#book-session").getByLabel("Name").fill(unique("Riley"));
-    await client
-      .locator("form#book-session")
-      .getByLabel("Message")
-      .fill(unique("E2E: a session that outlives its expert's move to the west coast"));
-    await Promise.all([
-      client.waitForURL((url) => url.pathname === "/thank-you"),
-      client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click(),
-    ]);
-    await expect.poll(() => client.getByRole("heading", { name: "Session Booked!" }).isVisible()).toBe(true);
-    const bookingId = Number(new URL(client.url()).searchParams.get("booking"));
-    const mine = (await (await client.request.get("/api/bookings")).json()) as ApiBooking[];
-    const { startsAt } = mine.find((booking) => booking.id === bookingId)!;
+    const { bookingId, startsAt } = await bookFirstFreeSlot(
+      client,
+      unique("Riley"),
+      unique("E2E: a session that outlives its expert's move to the west coast"),
+    );
 
     // Booked on New York's clock; the expert then moves to Los Angeles, three hours behind.
     const expert = await newPage(DESKTOP);
@@ -406,6 +412,45 @@ describe("a session after the expert changes time zone", () => {
       await client.getByRole("dialog").getByRole("button", { name: "Yes, cancel", exact: true }).click();
       await expect.poll(() => client.getByText("Session cancelled").first().isVisible()).toBe(true);
     }
+  });
+});
+
+describe("the expert cancelling a session", () => {
+  it("cancels from the session's details by keyboard: focus stays in the details, which Escape closes", async () => {
+    const client = await newPage(DESKTOP, BERLIN);
+    await signInAs(client, "client");
+    const name = unique("Avery");
+    await bookFirstFreeSlot(client, name, unique("E2E: a session the expert will have to cancel"));
+
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/bookings");
+    const row = expert.locator("tr", { hasText: name }).first();
+    await row.getByRole("button", { name: /View details/ }).click();
+    const details = expert.locator(".booking-dialog");
+    await details.waitFor();
+    await details.getByRole("button", { name: "Cancel Session" }).focus();
+    await expert.keyboard.press("Enter");
+    const confirm = expert.getByRole("dialog", { name: "Cancel this session?" });
+    await confirm.waitFor();
+    // Test mode took no payment: the expert is not told the client gets money back.
+    expect(await confirm.textContent()).toContain("there is nothing to refund");
+    expect(await confirm.textContent()).not.toContain("gets a full refund");
+    await confirm.getByRole("button", { name: "Yes, cancel", exact: true }).focus();
+    await expert.keyboard.press("Enter");
+    await expect.poll(() => expert.getByText("Session cancelled").first().isVisible()).toBe(true);
+    await expect.poll(() => details.getByText("Cancelled by you").isVisible()).toBe(true);
+    expect(await details.textContent()).not.toContain("refunded");
+
+    // The Cancel Session button is gone: focus is back in the details, not on the page behind them.
+    await expect
+      .poll(() => expert.evaluate(() => Boolean(document.activeElement?.closest(".booking-dialog"))))
+      .toBe(true);
+    // Escape closes the newest layer first (Radix): the toast, then the details.
+    await expert.keyboard.press("Escape");
+    await expect.poll(() => expert.getByText("Session cancelled").count()).toBe(0);
+    await expert.keyboard.press("Escape");
+    await expect.poll(() => details.count()).toBe(0);
   });
 });
 
