@@ -1,5 +1,6 @@
 import { type AppLoadContext, data, redirect } from "@remix-run/cloudflare";
 import { isAdminUser, isExpertUser, type SessionUser } from "~/models/users.server";
+import { redirectWithToast } from "~/services/flash.server";
 import { getOptionalUser } from "./session.server";
 
 function returnPath(request: Request) {
@@ -7,8 +8,19 @@ function returnPath(request: Request) {
   return `${url.pathname}${url.search}`;
 }
 
-const loginRedirect = (loginPath: string, request: Request) =>
-  redirect(`${loginPath}?${new URLSearchParams({ redirectTo: returnPath(request) })}`);
+/**
+ * To the login page and back. A form sent after the session ended (signed out in another tab) says
+ * why it landed there (the settings forms then put back what was sent: useUnsentChanges).
+ */
+async function loginRedirect(loginPath: string, request: Request) {
+  const to = `${loginPath}?${new URLSearchParams({ redirectTo: returnPath(request) })}`;
+  if (request.method === "GET" || request.method === "HEAD") return redirect(to);
+  return redirectWithToast(to, {
+    title: "Your session has ended",
+    description: "Please log in again to continue.",
+    variant: "destructive",
+  });
+}
 
 /** Where a person lands after signing in (SPEC.md "Auth"). */
 export function homePathFor(user: SessionUser): string {
@@ -23,7 +35,7 @@ export async function requireUser(
   { loginPath = "/auth" }: { loginPath?: string } = {},
 ): Promise<SessionUser> {
   const user = await getOptionalUser(context, request);
-  if (!user) throw loginRedirect(loginPath, request);
+  if (!user) throw await loginRedirect(loginPath, request);
   return user;
 }
 

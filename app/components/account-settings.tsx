@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useForm } from "~/components/use-form";
 import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
@@ -19,6 +19,7 @@ import { Field } from "./ui/field";
 import { toast } from "./ui/toast";
 import { useFocusFirstInvalid } from "./use-focus-first-invalid";
 import { useHydrated } from "./use-hydrated";
+import { useUnsentChanges } from "./use-unsent-changes";
 
 type AccountActionData = { intent: string | null; result: SubmissionResult<string[]> | null; ok: boolean };
 
@@ -41,10 +42,10 @@ function savedByPagePost(fetcher: { data?: AccountActionData }, result: AccountA
  * Name and e-mail, password change, sign-out and account deletion (SPEC.md "Expert portal: Account").
  * Each part is its own form so one can fail without clearing the others.
  */
-export function AccountSettings({ name, email }: { name: string; email: string }) {
+export function AccountSettings({ userId, name, email }: { userId: number; name: string; email: string }) {
   return (
     <div className="stack-lg">
-      <ProfileForm name={name} email={email} />
+      <ProfileForm userId={userId} name={name} email={email} />
       <PasswordForm />
       <section className="card stack" aria-labelledby="session-heading">
         <h2 id="session-heading">Session</h2>
@@ -66,9 +67,11 @@ function useFlag(active: boolean, ms: number) {
   return shown;
 }
 
-function ProfileForm({ name, email }: { name: string; email: string }) {
+function ProfileForm({ userId, name, email }: { userId: number; name: string; email: string }) {
   const fetcher = useFetcher<AccountActionData>();
   const result = useAccountResult(fetcher, "profile");
+  const formRef = useRef<HTMLFormElement>(null);
+  useUnsentChanges(`account-profile:${userId}`, formRef, fetcher);
   const [form, fields] = useForm({
     id: "account-profile",
     lastResult: result?.result,
@@ -92,7 +95,7 @@ function ProfileForm({ name, email }: { name: string; email: string }) {
   return (
     <section className="card stack" aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
-      <fetcher.Form method="post" {...getFormProps(form)} className="stack">
+      <fetcher.Form ref={formRef} method="post" {...getFormProps(form)} className="stack">
         <input type="hidden" name="intent" value="profile" />
         <Field
           label="Full Name"

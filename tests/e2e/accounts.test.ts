@@ -100,6 +100,33 @@ describe("accounts in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/dashboard/settings");
   });
 
+  it("puts back a name change sent after the session ended, for the same person only", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/dashboard/settings");
+    const name = page.getByLabel("Full Name");
+    const original = await name.inputValue();
+    const edited = `Renamed ${Date.now()}`;
+    await name.fill(edited);
+    await page.context().clearCookies();
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/auth"),
+      page.getByRole("button", { name: "Save Changes" }).click(),
+    ]);
+    await page.locator("li.toast").getByText("Your session has ended").waitFor();
+
+    // Someone else signing in on this tab is not shown it.
+    await signInAs(page, "subscriber", { redirectTo: "/dashboard/settings" });
+    expect(await name.inputValue()).not.toBe(edited);
+    await page.context().clearCookies();
+
+    await signInAs(page, "client", { redirectTo: "/dashboard/settings" });
+    await expect.poll(() => name.inputValue()).toBe(edited);
+    await page.locator("li.toast").getByText("Your changes are back").waitFor();
+    await gotoHydrated(page, "/dashboard/settings");
+    expect(await name.inputValue()).toBe(original);
+  });
+
   it("sends a signed-in client away from the expert portal to /forbidden", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "client");

@@ -155,6 +155,31 @@ describe("admin verification in the browser", () => {
     await save(original);
   });
 
+  it("puts back an edit sent after the session ended, once the expert has signed in again", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/settings");
+    const bio = page.getByLabel("Bio");
+    const original = await bio.inputValue();
+    const edited = `${original.trim()} Edited as the session ended, ${Date.now()}.`;
+    await bio.fill(edited);
+    // Signed out elsewhere (another tab, or the session revoked): the browser has no session left.
+    await page.context().clearCookies();
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/expert/login"),
+      page.getByRole("button", { name: "Save Changes" }).click(),
+    ]);
+    await page.locator("li.toast").getByText("Your session has ended").waitFor();
+
+    await signInAs(page, "expert", { redirectTo: "/expert/settings" });
+    expect(new URL(page.url()).pathname).toBe("/expert/settings");
+    await expect.poll(() => bio.inputValue()).toBe(edited);
+    await page.locator("li.toast").getByText("Your changes are back").waitFor();
+    // Put back, not saved: the profile still has the original until the expert saves.
+    await gotoHydrated(page, "/expert/settings");
+    expect(await bio.inputValue()).toBe(original);
+  });
+
   it("keeps a settings change typed before the page's script ran", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");

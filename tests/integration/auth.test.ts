@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions, users } from "~/db/schema.server";
 import { db, get, insertAccount, postForm, postRaw, sessionCookieFrom, signIn } from "./support/accounts";
+import { toastFrom } from "./support/questions";
 
 const countUsers = async (username: string) => {
   const [row] = await db()
@@ -428,6 +429,23 @@ describe("guards", () => {
       const response = await get(path);
       expect(response.status, path).toBe(302);
       expect(response.headers.get("Location"), path).toMatch(location);
+      // Opening a page signed out needs no explanation.
+      expect(toastFrom(response), path).toBeNull();
+    }
+  });
+
+  it("says the session has ended when a form arrives without one, on the way to sign in", async () => {
+    for (const [path, location] of [
+      ["/dashboard/settings", "/auth?redirectTo=%2Fdashboard%2Fsettings"],
+      ["/expert/settings", "/expert/login?redirectTo=%2Fexpert%2Fsettings"],
+    ]) {
+      const response = await postForm(path, { intent: "profile", name: "Someone" });
+      expect(response.status, path).toBe(302);
+      expect(response.headers.get("Location"), path).toBe(location);
+      expect(toastFrom(response), path).toMatchObject({
+        title: "Your session has ended",
+        description: "Please log in again to continue.",
+      });
     }
   });
 

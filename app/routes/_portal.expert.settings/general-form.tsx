@@ -10,6 +10,7 @@ import { Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useForm } from "~/components/use-form";
 import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
+import { useUnsentChanges } from "~/components/use-unsent-changes";
 import { EXPERT_LIMITS, filterCustomUrlInput, makeExpertGeneralSchema } from "~/schemas/expert";
 
 export type SettingsFormResult = {
@@ -20,6 +21,7 @@ export type SettingsFormResult = {
 };
 
 type Profile = {
+  id: number;
   title: string | null;
   occupation: string | null;
   company: string | null;
@@ -95,12 +97,16 @@ export function GeneralForm({
   const [expertise, setExpertise] = useState<string[]>(profile.expertise);
   const [bioLength, setBioLength] = useState(profile.bio.length);
   const formRef = useRef<HTMLFormElement>(null);
-  useTypedBeforeHydration(formRef, {
-    [fields.customUrl.name]: ([typed = ""]) => setCustomUrl(typed),
-    [fields.categoryId.name]: ([typed = ""]) => setCategoryId(typed),
+  const controlled = {
+    [fields.customUrl.name]: ([typed = ""]: string[]) => setCustomUrl(typed),
+    [fields.categoryId.name]: ([typed = ""]: string[]) => setCategoryId(typed),
     [fields.expertise.name]: setExpertise,
+  };
+  useTypedBeforeHydration(formRef, {
+    ...controlled,
     [fields.bio.name]: ([typed = ""]) => setBioLength(typed.trim().length),
   });
+  useUnsentChanges(`expert-general:${profile.id}`, formRef, fetcher, controlled);
   const busy = fetcher.state !== "idle";
 
   return (

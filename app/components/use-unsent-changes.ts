@@ -1,0 +1,85 @@
+import { type RefObject, useEffect } from "react";
+import { toast } from "~/components/ui/toast";
+
+type Submitting = { formData?: FormData; data?: unknown };
+
+/**
+ * Keeps what a fetcher form sent in this tab's sessionStorage until its answer arrives, and puts it
+ * back the next time the form is shown if none did: a save that ended on the login page (the session
+ * had ended in another tab) or on the error screen loses nothing typed. Passwords are never kept.
+ *
+ * Controlled fields come back through their `setters` (as useTypedBeforeHydration's); the others are
+ * written into the form's fields.
+ */
+export function useUnsentChanges(
+  key: string,
+  formRef: RefObject<HTMLFormElement | null>,
+  fetcher: Submitting,
+  setters: Record<string, (values: string[]) => void> = {},
+) {
+  const storageKey = `unsent:${key}`;
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first shown
+  useEffect(() => {
+    const form = formRef.current;
+    const saved = read(storageKey);
+    if (!form || !saved) return;
+    write(storageKey, null);
+    const values = new Map<string, string[]>();
+    for (const [name, value] of saved) values.set(name, [...(values.get(name) ?? []), value]);
+    for (const [name, list] of values) {
+      const set = setters[name];
+      if (set) {
+        set(list);
+        continue;
+      }
+      const field = form.elements.namedItem(name);
+      if (
+        field instanceof HTMLInputElement ||
+        field instanceof HTMLTextAreaElement ||
+        field instanceof HTMLSelectElement
+      ) {
+        if (field.type === "hidden" || field.type === "password") continue;
+        field.value = list[0] ?? "";
+        // Tells the form library (and any counter) that the field changed.
+        field.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    }
+    toast({
+      title: "Your changes are back",
+      description: "They were not saved. Check them and save again.",
+    });
+  }, []);
+
+  useEffect(() => {
+    if (!fetcher.formData) return;
+    const sent: [string, string][] = [];
+    for (const [name, value] of fetcher.formData) {
+      if (typeof value === "string" && name !== "intent" && !/password/i.test(name)) sent.push([name, value]);
+    }
+    write(storageKey, sent);
+  }, [fetcher.formData, storageKey]);
+
+  useEffect(() => {
+    if (fetcher.data !== undefined) write(storageKey, null);
+  }, [fetcher.data, storageKey]);
+}
+
+function read(key: string): [string, string][] | null {
+  try {
+    const text = window.sessionStorage.getItem(key);
+    const parsed: unknown = text ? JSON.parse(text) : null;
+    return Array.isArray(parsed) ? (parsed as [string, string][]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, entries: [string, string][] | null) {
+  try {
+    if (entries) window.sessionStorage.setItem(key, JSON.stringify(entries));
+    else window.sessionStorage.removeItem(key);
+  } catch {
+    // Storage full or switched off (private browsing): the form still works, without the safety net.
+  }
+}
