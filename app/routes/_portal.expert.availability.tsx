@@ -155,12 +155,14 @@ function AvailabilitySwitch({ expertId, isAvailable }: { expertId: number; isAva
   async function change(next: boolean) {
     setChecked(next);
     setSaving(true);
+    let sessionEnded = false;
     try {
       const response = await fetch(`/api/experts/${expertId}`, {
         method: "PATCH",
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ isAvailable: next }),
       });
+      sessionEnded = response.status === 401;
       if (!response.ok) throw new Error(String(response.status));
       toast({
         title: "Availability updated",
@@ -173,7 +175,8 @@ function AvailabilitySwitch({ expertId, isAvailable }: { expertId: number; isAva
       setChecked(!next);
       toast({
         title: "Error updating availability",
-        description: "Please try again.",
+        // Trying again cannot work once the session has ended.
+        description: sessionEnded ? "Your session has ended. Please log in again." : "Please try again.",
         variant: "destructive",
       });
     } finally {

@@ -307,7 +307,17 @@ describe("the expert's availability", () => {
     await expect.poll(() => page.getByText("Error updating availability").first().isVisible()).toBe(true);
     expect(await page.getByRole("switch").isChecked()).toBe(false);
     expect(await page.getByText("Unavailable for Bookings", { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByText("Please try again.").first().isVisible()).toBe(true);
     await page.unroute("**/api/experts/*");
+
+    // Signed out elsewhere: trying again cannot help, and the message says why.
+    await page.context().clearCookies();
+    await page.getByRole("switch").click();
+    await expect
+      .poll(() => page.getByText("Your session has ended. Please log in again.").first().isVisible())
+      .toBe(true);
+    expect(await page.getByRole("switch").isChecked()).toBe(false);
+    await signInAs(page, "expert", { redirectTo: "/expert/availability" });
 
     await page.getByRole("switch").click();
     await expect.poll(() => page.getByRole("switch").isChecked()).toBe(true);
