@@ -5,6 +5,7 @@ import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { formatDate } from "~/lib/dates";
 import { expertProfilePath } from "~/lib/experts";
+import { QUESTION_STATUS_LABELS } from "~/lib/questions";
 
 /** A client's question as the dashboard shows it (see app/models/client-dashboard.server.ts). */
 export type ClientQuestionView = {
@@ -26,15 +27,19 @@ export const QUESTION_STATUS: Record<
   ClientQuestionView["status"],
   { label: string; tone: "waiting" | "working" | "done" | "declined" | "expired"; note?: string }
 > = {
-  pending: { label: "Awaiting expert answer", tone: "waiting" },
-  in_progress: { label: "Expert is working on your answer", tone: "working" },
-  answered: { label: "Answered", tone: "done" },
+  pending: { label: QUESTION_STATUS_LABELS.pending, tone: "waiting" },
+  in_progress: { label: QUESTION_STATUS_LABELS.in_progress, tone: "working" },
+  answered: { label: QUESTION_STATUS_LABELS.answered, tone: "done" },
   rejected: {
-    label: "Declined",
+    label: QUESTION_STATUS_LABELS.rejected,
     tone: "declined",
     note: "The expert declined this question: you were not charged.",
   },
-  expired: { label: "No answer in time", tone: "expired", note: "No answer in time: you were not charged." },
+  expired: {
+    label: QUESTION_STATUS_LABELS.expired,
+    tone: "expired",
+    note: "No answer in time: you were not charged.",
+  },
 };
 
 export const QUESTION_TABS = [

@@ -17,14 +17,17 @@ export type QuestionStatus =
   | "rejected"
   | "expired";
 
-/** SPEC.md section 4's status texts, and ours for the states it does not name. */
+/**
+ * SPEC.md section 4's status texts, and ours for the states it does not name: what the asker reads,
+ * on their dashboard and on the question's own page alike.
+ */
 export const QUESTION_STATUS_LABELS: Record<QuestionStatus, string> = {
   awaiting_payment: "Awaiting payment",
   pending: "Awaiting expert answer",
   in_progress: "Expert is working on your answer",
   answered: "Answered",
-  rejected: "Rejected",
-  expired: "Expired",
+  rejected: "Declined",
+  expired: "No answer in time",
 };
 
 /** The short status shown in the expert's and the admin's tables. */

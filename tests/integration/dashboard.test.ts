@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Expert } from "~/db/schema.server";
+import { type Expert, questions } from "~/db/schema.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { bookingTimes, insertBooking, insertQuestion } from "../factories";
 import { db, get, insertAccount, signIn } from "./support/accounts";
@@ -123,6 +124,20 @@ describe("the client dashboard", () => {
       expect(html).toMatch(/<audio[^>]*controls=""[^>]*preload="none"[^>]*src="\/questions\/\d+\/audio"/);
       expect(html).not.toContain("Q-unpaid");
       expect(html).not.toContain("Q-theirs");
+    }
+  });
+
+  it("names a declined or expired question the same on its own page as on the dashboard", async () => {
+    for (const [text, label] of [
+      ["Q-declined: write my plan", "Declined"],
+      ["Q-expired: nobody came", "No answer in time"],
+    ]) {
+      const [{ id }] = await db()
+        .select({ id: questions.id })
+        .from(questions)
+        .where(eq(questions.question, text));
+      const html = await (await get(`/questions/${id}`, cookie)).text();
+      expect(html, text).toMatch(new RegExp(`class="badge status-badge" data-status="[a-z]+">${label}<`));
     }
   });
 
