@@ -1,5 +1,5 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { REVIEW_COMMENT_MAX } from "~/schemas/reviews";
 
@@ -26,6 +26,9 @@ export function ReviewForm({
   const location = useLocation();
   const formId = useId();
   const [rating, setRating] = useState<number | null>(null);
+  // A second click lands before the button re-renders disabled: one rating is sent, not two.
+  const sending = useRef(false);
+  if (fetcher.state === "idle") sending.current = false;
   const rated = myRating ?? (fetcher.data?.ok ? (fetcher.data.rating ?? null) : null);
   // Sent, the form gives way to its thanks, which takes the focus its Submit button had.
   const doneId = `${formId}-done`;
@@ -47,6 +50,10 @@ export function ReviewForm({
       className="review-form stack"
       aria-labelledby={`${formId}-title`}
       data-focus-fallback={doneId}
+      onSubmit={(event) => {
+        if (sending.current) event.preventDefault();
+        sending.current = true;
+      }}
     >
       <input type="hidden" name="subject" value={subject} />
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
