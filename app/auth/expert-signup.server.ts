@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";
-import { createUser, UsernameTakenError } from "~/models/users.server";
+import { createUser, isUsernameTaken, UsernameTakenError } from "~/models/users.server";
 import {
   type ExpertAccountInput,
   type ExpertProfileInput,
@@ -107,14 +107,12 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
 
   const categories = await checkProfileReferences(db, input);
   if (!categories.ok) {
-    return result(
-      {
-        status: "invalid",
-        errors: { [categories.field ?? "form"]: [categories.message] },
-        values: submittedValues(form),
-      },
-      400,
-    );
+    const errors: Record<string, string[]> = { [categories.field ?? "form"]: [categories.message] };
+    // Every conflict at once: a taken username would otherwise show only once the URL was fixed.
+    if (account && (await isUsernameTaken(db, account.username))) {
+      errors.username = [new UsernameTakenError().message];
+    }
+    return result({ status: "invalid", errors, values: submittedValues(form) }, 400);
   }
 
   // 2. The account (role and admin flags are never taken from the form).

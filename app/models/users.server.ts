@@ -42,6 +42,16 @@ export class UsernameTakenError extends Error {
   }
 }
 
+/** Whether a username is in use, in any case (usernames are unique ignoring case, closed accounts too). */
+export async function isUsernameTaken(db: Database, username: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.username}) = lower(${username})`)
+    .limit(1);
+  return row !== undefined;
+}
+
 export const sessionUserColumns = {
   id: users.id,
   username: users.username,

@@ -304,6 +304,18 @@ describe("the become-an-expert wizard (server side)", () => {
     expect(await countExperts()).toBe(experts0);
   });
 
+  it("says at once that both the custom URL and the username are taken", async () => {
+    await insertExpert(db(), { expert: { customUrl: "taken-both" } });
+    await insertAccount("taken-person", "password-1");
+    const users0 = await countUsers();
+    const response = await submit(application({ customUrl: "taken-both", username: "Taken-Person" }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toContain("This custom URL is already taken");
+    expect(html).toContain("That username is already taken");
+    expect(await countUsers()).toBe(users0);
+  });
+
   it("renders a refused application again with what was sent, never the password", async () => {
     const users0 = await countUsers();
     const response = await submit(
