@@ -76,11 +76,11 @@ export default function ExpertQuestions() {
   const action = (question: (typeof questions)[number]) =>
     (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status) ? (
       <Button size="sm" onClick={() => setSelected({ id: question.id, mode: "answer" })}>
-        Answer
+        Answer<span className="visually-hidden">{` question #${question.id}`}</span>
       </Button>
     ) : question.status === "answered" ? (
       <Button size="sm" variant="secondary" onClick={() => setSelected({ id: question.id, mode: "view" })}>
-        View
+        View<span className="visually-hidden">{` question #${question.id}`}</span>
       </Button>
     ) : null;
 

@@ -144,7 +144,11 @@ function MessageItem({ message }: { message: Message }) {
       </p>
       <p className="message__body">{message.message}</p>
       <div className="row">
-        <a className="btn btn--secondary btn--sm" href={reply}>
+        <a
+          className="btn btn--secondary btn--sm"
+          href={reply}
+          aria-label={`Reply by email to ${message.name}`}
+        >
           Reply by email
         </a>
         <fetcher.Form method="post">
@@ -155,6 +159,7 @@ function MessageItem({ message }: { message: Message }) {
             value={handled ? "open" : "handled"}
             size="sm"
             variant={handled ? "ghost" : "primary"}
+            aria-label={`${handled ? "Reopen" : "Mark handled"}: ${message.subject}`}
           >
             {handled ? "Reopen" : "Mark handled"}
           </Button>

@@ -124,7 +124,11 @@ export default function Notifications() {
               <p className="notification__body">{item.body}</p>
               <div className="row">
                 {item.link && item.read ? (
-                  <Link to={item.link} className="btn btn--secondary btn--sm">
+                  <Link
+                    to={item.link}
+                    className="btn btn--secondary btn--sm"
+                    aria-label={`Open: ${item.title}`}
+                  >
                     Open
                   </Link>
                 ) : item.link ? (
@@ -132,7 +136,13 @@ export default function Notifications() {
                   <Form method="post">
                     <input type="hidden" name="intent" value="open" />
                     <input type="hidden" name="notificationId" value={item.id} />
-                    <Button type="submit" variant="secondary" size="sm" disabled={busy}>
+                    <Button
+                      type="submit"
+                      variant="secondary"
+                      size="sm"
+                      disabled={busy}
+                      aria-label={`Open: ${item.title}`}
+                    >
                       Open
                     </Button>
                   </Form>
@@ -141,7 +151,13 @@ export default function Notifications() {
                   <Form method="post">
                     <input type="hidden" name="intent" value="read" />
                     <input type="hidden" name="notificationId" value={item.id} />
-                    <Button type="submit" variant="ghost" size="sm" disabled={busy}>
+                    <Button
+                      type="submit"
+                      variant="ghost"
+                      size="sm"
+                      disabled={busy}
+                      aria-label={`Mark as read: ${item.title}`}
+                    >
                       Mark as read
                     </Button>
                   </Form>

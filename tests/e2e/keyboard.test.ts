@@ -175,7 +175,7 @@ describe("using the site by keyboard", () => {
     await gotoHydrated(page, "/expert/questions");
     // Answer or View: one dialog serves every row of the questions desk.
     const opener = page.getByRole("tabpanel").getByRole("button").first();
-    const name = (await opener.innerText()).trim();
+    const name = (await opener.textContent())?.trim();
     await opener.focus();
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog");
@@ -262,6 +262,9 @@ describe("using the site by keyboard", () => {
     await gotoHydrated(client, "/notifications");
     const unread = client.locator("li.notification[data-unread='true']").first();
     const titleId = await unread.getByRole("heading").getAttribute("id");
+    // Each button names its notification: a list of "Mark as read" buttons could not be told apart.
+    const title = (await unread.locator(".notification__title").textContent())!.replace(/^Unread: /, "");
+    expect(await unread.getByRole("button", { name: `Mark as read: ${title}`, exact: true }).count()).toBe(1);
     await unread.getByRole("button", { name: "Mark as read" }).focus();
     await client.keyboard.press("Enter");
     await expect.poll(async () => (await focused(client))?.id).toBe(titleId);

@@ -124,6 +124,11 @@ describe("paid questions in the browser (test mode)", () => {
 
     const expert = await newPage(DESKTOP);
     await signInAs(expert, "expert");
+    // The row's button says which question it answers.
+    await gotoHydrated(expert, "/expert/questions");
+    expect(
+      await expert.getByRole("button", { name: `Answer question #${questionId}`, exact: true }).count(),
+    ).toBe(1);
     const dialog = await openAnswerDialog(expert, question);
     expect(await dialog.getByRole("heading", { name: `Answer Question #${questionId}` }).isVisible()).toBe(
       true,

@@ -169,6 +169,9 @@ describe("admin: contact messages", () => {
     expect(html).toContain("First question");
     expect(html).toContain("Second question");
     expect(html.indexOf("Second question")).toBeLessThan(html.indexOf("First question"));
+    // Each message's buttons say which message they act on (a screen reader lists them out of context).
+    expect(html).toContain('aria-label="Reply by email to Newer Sender"');
+    expect(html).toContain('aria-label="Mark handled: Second question"');
 
     const [message] = await db()
       .select()
