@@ -96,7 +96,7 @@ export function SiteHeader({ user }: { user: ShellUser | null }) {
               <Link to="/auth" className={buttonClass({ variant: "ghost", size: "sm" })}>
                 Login
               </Link>
-              <Link to="/auth" className={buttonClass({ variant: "primary", size: "sm" })}>
+              <Link to="/auth?tab=register" className={buttonClass({ variant: "primary", size: "sm" })}>
                 Sign Up
               </Link>
             </>

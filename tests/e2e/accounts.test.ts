@@ -93,6 +93,21 @@ describe("accounts in the browser", () => {
     }
   });
 
+  it("opens the Register tab from the header's Sign Up, and Sign In from Login", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/experts");
+    const header = page.getByRole("banner");
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/auth"),
+      header.getByRole("link", { name: "Sign Up" }).click(),
+    ]);
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Create your account");
+    expect(await page.getByRole("tab", { name: "Register" }).getAttribute("aria-selected")).toBe("true");
+    await header.getByRole("link", { name: "Login" }).click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Welcome back");
+    expect(await page.getByRole("tab", { name: "Sign In" }).getAttribute("aria-selected")).toBe("true");
+  });
+
   it("comes back to the protected page after signing in", async () => {
     const page = await newPage(DESKTOP);
     await page.goto("/dashboard/settings");

@@ -3,7 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { redirect } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { homePathFor } from "~/auth/guards.server";
 import { safeRedirect } from "~/auth/redirect";
 import { getOptionalUser } from "~/auth/session.server";
@@ -47,8 +47,17 @@ export default function AuthScreen() {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const actionData = useActionData<typeof action>();
-  const initialTab = actionData?.intent ?? (location.pathname === "/register" ? "register" : "login");
-  const [tab, setTab] = useState<string>(initialTab);
+  // /register, and the header's Sign Up (/auth?tab=register), open on the Register tab.
+  const requestedTab =
+    location.pathname === "/register" || searchParams.get("tab") === "register" ? "register" : "login";
+  const [tab, setTab] = useState<string>(actionData?.intent ?? requestedTab);
+  // Sign Up or Login pressed while this screen is open switches the tab (a refused form's tab stays).
+  const shownFor = useRef(requestedTab);
+  useEffect(() => {
+    if (shownFor.current === requestedTab) return;
+    shownFor.current = requestedTab;
+    setTab(requestedTab);
+  }, [requestedTab]);
   const redirectTo = searchParams.get("redirectTo") ?? "";
 
   return (
