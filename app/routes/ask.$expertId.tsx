@@ -98,6 +98,9 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           profileImage: target.expert.profileImage,
         }
       : null,
+    // An address naming an expert who is not (or no longer) here: the question goes to no one in
+    // particular, and the page says so rather than silently.
+    expertNotFound: params.expertId !== undefined && target.expert === null,
     ownProfile: target.expert !== null && target.expert.userId === user.id,
     price: target.price,
     mode: mode as "subscription" | "test" | "paid",
@@ -173,8 +176,17 @@ function submitted(navigate: ReturnType<typeof useNavigate>, questionId: number)
 export const clientAction = keepFormWhenOffline;
 
 export default function AskScreen() {
-  const { expert, ownProfile, price, mode, allowance, publishableKey, subscriptionPaymentFailed, retry } =
-    useLoaderData<typeof loader>();
+  const {
+    expert,
+    expertNotFound,
+    ownProfile,
+    price,
+    mode,
+    allowance,
+    publishableKey,
+    subscriptionPaymentFailed,
+    retry,
+  } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const navigate = useNavigate();
@@ -326,6 +338,12 @@ export default function AskScreen() {
         ) : null}
       </header>
 
+      {expertNotFound ? (
+        <p className="notice notice--warning" role="alert">
+          This expert could not be found. Your question will go to our experts in general, or you can{" "}
+          <Link to="/experts">choose an expert</Link>.
+        </p>
+      ) : null}
       {expert ? (
         <section className="card expert-summary" aria-label="The expert you are asking">
           {expert.profileImage ? (

@@ -76,6 +76,11 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
       expect(html, path).toContain("Ask a Question");
       expect(html, path).toContain("$5.00");
       expect(html, path).not.toContain("You are submitting a question to this expert.");
+      // An address that names an expert says the expert was not found, and where the question goes.
+      expect(
+        html.includes("This expert could not be found. Your question will go to our experts in general"),
+        path,
+      ).toBe(path !== "/ask");
     }
   });
 
