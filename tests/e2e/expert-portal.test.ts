@@ -204,6 +204,10 @@ describe("admin verification in the browser", () => {
     // Nothing is saved: the form only has to keep what is in it.
     expect(await customUrl.inputValue()).toBe("typed-before-the-script");
     expect(await category.inputValue()).toBe(other);
+    // A new address is warned about: links already shared to the old one stop working.
+    expect(await page.getByText("/demo-expert will stop working once you save.").isVisible()).toBe(true);
+    await customUrl.fill("demo-expert");
+    expect(await page.getByText("will stop working").count()).toBe(0);
   });
 
   it("keeps a weekly schedule chosen before the page's script ran", async () => {

@@ -142,7 +142,11 @@ export function GeneralForm({
       <PrefixedField
         label="Custom URL"
         prefix={siteAddress}
-        hint="Lowercase letters, numbers and hyphens. Leave empty to use your expert number."
+        hint={
+          profile.customUrl && customUrl !== profile.customUrl
+            ? `Links you have shared to ${siteAddress}${profile.customUrl} will stop working once you save.`
+            : "Lowercase letters, numbers and hyphens. Leave empty to use your expert number."
+        }
         inputProps={{
           id: fields.customUrl.id,
           name: fields.customUrl.name,
