@@ -135,7 +135,7 @@ export default function Earnings() {
                   <span className="source-tile__percent">{source.percent}%</span>
                   <span className="source-tile__amount">{formatCents(source.cents)}</span>
                   <span className="source-tile__count">
-                    {source.count} {source.key === "sessions" ? "sessions" : "questions"}
+                    {`${source.count} ${source.key === "sessions" ? "session" : "question"}${source.count === 1 ? "" : "s"}`}
                   </span>
                   <span className="source-tile__bar" aria-hidden="true">
                     <span style={{ width: `${source.percent}%` }} />

@@ -162,6 +162,9 @@ describe("earnings from the payments ledger", () => {
     expect(html).toContain("from <!-- -->1 completed session");
     expect(html).toContain("$120.00");
     expect(html).toContain("Revenue Breakdown");
+    // Each source's count in words that agree with it (one of each here).
+    expect(html).toContain('<span class="source-tile__count">1 session</span>');
+    expect(html).toContain('<span class="source-tile__count">1 question</span>');
     expect(html).toContain("Tips for increasing your revenue");
     expect(html).not.toContain("$999.00");
   });
