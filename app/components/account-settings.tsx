@@ -42,7 +42,18 @@ function savedByPagePost(fetcher: { data?: AccountActionData }, result: AccountA
  * Name and e-mail, password change, sign-out and account deletion (SPEC.md "Expert portal: Account").
  * Each part is its own form so one can fail without clearing the others.
  */
-export function AccountSettings({ userId, name, email }: { userId: number; name: string; email: string }) {
+export function AccountSettings({
+  userId,
+  name,
+  email,
+  hasExpertProfile,
+}: {
+  userId: number;
+  name: string;
+  email: string;
+  /** Closing the account also closes an expert's practice: the warning says what that does. */
+  hasExpertProfile: boolean;
+}) {
   return (
     <div className="stack-lg">
       <ProfileForm userId={userId} name={name} email={email} />
@@ -51,7 +62,7 @@ export function AccountSettings({ userId, name, email }: { userId: number; name:
         <h2 id="session-heading">Session</h2>
         <SignOutButton />
       </section>
-      <DeleteAccount />
+      <DeleteAccount role={hasExpertProfile ? "expert" : "client"} />
     </div>
   );
 }
@@ -196,8 +207,16 @@ function SignOutButton() {
 
 const DELETE_WARNING =
   "This cannot be undone. Your account, favourites and notifications will be deleted and you will be signed out everywhere.";
+/** What closing the account does to other people's questions and sessions, said before it is done. */
+const CLOSES_WORK = {
+  client:
+    "Questions still waiting for an answer are withdrawn, and you are not charged for them. Sessions more than 24 hours away are cancelled and refunded in full; a session sooner than that stays booked. A subscription ends now.",
+  expert:
+    "Your public profile is removed. Questions waiting for your answer are declined, so those clients are not charged, and your upcoming sessions are cancelled and refunded in full. Each client is told.",
+};
 
-function DeleteAccount() {
+function DeleteAccount({ role }: { role: keyof typeof CLOSES_WORK }) {
+  const warning = `${DELETE_WARNING} ${CLOSES_WORK[role]}`;
   const fetcher = useFetcher();
   const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
@@ -211,7 +230,7 @@ function DeleteAccount() {
       {hydrated ? null : (
         <ConfirmDisclosure
           label="Delete Account"
-          description={DELETE_WARNING}
+          description={warning}
           confirmLabel="Delete"
           intent="delete"
         />
@@ -224,7 +243,7 @@ function DeleteAccount() {
         ) : null}
         <DialogContent dismissOnOutsideClick={false} hideClose>
           <DialogTitle>Are you absolutely sure?</DialogTitle>
-          <DialogDescription>{DELETE_WARNING}</DialogDescription>
+          <DialogDescription>{warning}</DialogDescription>
           <DialogFooter>
             <DialogClose asChild>
               <Button variant="secondary">Cancel</Button>

@@ -13,7 +13,12 @@ export const meta: MetaFunction = () => [
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { user } = await requireExpert(context, request);
-  return { userId: user.id, name: user.name ?? "", email: user.email };
+  return {
+    userId: user.id,
+    name: user.name ?? "",
+    email: user.email,
+    hasExpertProfile: Boolean(user.expertProfile),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -25,11 +30,11 @@ export const clientAction = keepFormWhenOffline;
 export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function ExpertAccount() {
-  const { userId, name, email } = useLoaderData<typeof loader>();
+  const { userId, name, email, hasExpertProfile } = useLoaderData<typeof loader>();
   return (
     <div className="stack-lg">
       <h1>Account</h1>
-      <AccountSettings userId={userId} name={name} email={email} />
+      <AccountSettings userId={userId} name={name} email={email} hasExpertProfile={hasExpertProfile} />
     </div>
   );
 }

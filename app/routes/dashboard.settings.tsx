@@ -8,7 +8,12 @@ import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  return { userId: user.id, name: user.name ?? "", email: user.email };
+  return {
+    userId: user.id,
+    name: user.name ?? "",
+    email: user.email,
+    hasExpertProfile: Boolean(user.expertProfile),
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -20,6 +25,6 @@ export const clientAction = keepFormWhenOffline;
 export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function DashboardSettings() {
-  const { userId, name, email } = useLoaderData<typeof loader>();
-  return <AccountSettings userId={userId} name={name} email={email} />;
+  const { userId, name, email, hasExpertProfile } = useLoaderData<typeof loader>();
+  return <AccountSettings userId={userId} name={name} email={email} hasExpertProfile={hasExpertProfile} />;
 }

@@ -22,6 +22,24 @@ describe("account settings", () => {
     );
   });
 
+  it("says before deletion what it does to the person's questions and sessions, as a client or an expert", async () => {
+    await insertAccount("closing-client", "closing-pass-1");
+    const client = await signIn("closing-client", "closing-pass-1");
+    const clientPage = await (await get("/dashboard/settings", client)).text();
+    expect(clientPage).toContain("Questions still waiting for an answer are withdrawn");
+    expect(clientPage).toContain("Sessions more than 24 hours away are cancelled and refunded in full");
+    expect(clientPage).not.toContain("Your public profile is removed");
+
+    await insertAccount("closing-expert", "closing-pass-2", { role: "expert" });
+    const expert = await signIn("closing-expert", "closing-pass-2");
+    for (const path of ["/expert/account", "/dashboard/settings"]) {
+      const page = await (await get(path, expert)).text();
+      expect(page, path).toContain(
+        "Your public profile is removed. Questions waiting for your answer are declined, so those clients are not charged",
+      );
+    }
+  });
+
   it("updates the signed-in user's name and e-mail, ignoring any user id in the form", async () => {
     const { userId } = await insertAccount("settler", "settle-pass");
     const { userId: otherId } = await insertAccount("bystander", "bystand-pass");
