@@ -1,10 +1,11 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
-import { seo } from "~/components/seo";
+import { pageSeo } from "~/components/page-seo";
 import { buttonClass } from "~/components/ui/button";
 
-export const meta: MetaFunction = () =>
-  seo(
+export const meta: MetaFunction = (args) =>
+  pageSeo(
+    args,
     "About Us",
     "Expert Answers connects people with verified professionals for fast, personalised answers and one-to-one sessions.",
   );

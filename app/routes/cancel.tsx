@@ -3,7 +3,8 @@ import { seo } from "~/components/seo";
 import { StatusPage } from "~/components/status-page";
 
 export const meta: MetaFunction = () =>
-  seo("Payment Canceled", "Your payment was not completed and you have not been charged.");
+  // One visitor's outcome, not a page to find by search.
+  seo("Payment Canceled", "Your payment was not completed and you have not been charged.", { noindex: true });
 
 export default function Cancel() {
   return (

@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@r
 import { clientAddress } from "~/auth/authenticator.server";
 import { getOptionalUser } from "~/auth/session.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
-import { seo } from "~/components/seo";
+import { pageSeo } from "~/components/page-seo";
 import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { ServerToast } from "~/components/ui/toast";
@@ -18,8 +18,9 @@ import type { loader as rootLoader } from "~/root";
 import { CONTACT_LIMITS, CONTACT_SENT_TOAST, ContactSchema } from "~/schemas/contact";
 import { makeToast } from "~/services/flash.server";
 
-export const meta: MetaFunction = () =>
-  seo(
+export const meta: MetaFunction = (args) =>
+  pageSeo(
+    args,
     "Contact Us",
     "Questions about Expert Answers? Send us a message and we'll respond within 24-48 hours on business days.",
   );

@@ -1,9 +1,13 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
-import { seo } from "~/components/seo";
+import { pageSeo } from "~/components/page-seo";
 
-export const meta: MetaFunction = () =>
-  seo("Privacy Policy", "How Expert Answers collects, uses, shares and protects your personal information.");
+export const meta: MetaFunction = (args) =>
+  pageSeo(
+    args,
+    "Privacy Policy",
+    "How Expert Answers collects, uses, shares and protects your personal information.",
+  );
 
 export default function PrivacyPolicy() {
   return (

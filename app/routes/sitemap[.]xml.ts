@@ -8,7 +8,10 @@ const escapeXml = (value: string) =>
     (char) => `&${{ "<": "lt", ">": "gt", "&": "amp", "'": "apos", '"': "quot" }[char]};`,
   );
 
-/** /sitemap.xml: the home page, the browse page, the subscription, every category and every expert's canonical profile. */
+/**
+ * /sitemap.xml: the home page, the browse page, the subscription, the expert application, the
+ * company and legal pages, every category and every expert's canonical profile.
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const origin = new URL(request.url).origin;
   const { categories, experts } = await listSitemapEntries(context.db);
@@ -22,6 +25,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     url("/"),
     url("/experts"),
     url("/subscribe"),
+    url("/become-expert"),
+    url("/about"),
+    url("/contact"),
+    url("/privacy-policy"),
+    url("/terms-of-service"),
     ...categories.map((category) => url(`/category/${category.slug}`)),
     ...experts.map((expert) => url(expertProfilePath(expert), expert.updatedAt)),
     "</urlset>",

@@ -11,9 +11,9 @@ import { useCallback, useRef, useState } from "react";
 import { getOptionalUser } from "~/auth/session.server";
 import { createAccountAndSignIn } from "~/auth/sign-in.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
+import { pageSeo } from "~/components/page-seo";
 import { PaymentFields } from "~/components/payment/payment-fields";
 import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
-import { seo } from "~/components/seo";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
@@ -44,8 +44,9 @@ export const links = () => [
   { rel: "stylesheet", href: subscriptionsStylesHref },
 ];
 
-export const meta: MetaFunction = () =>
-  seo(
+export const meta: MetaFunction = (args) =>
+  pageSeo(
+    args,
     "Monthly Subscription",
     "Get unlimited daily questions answered by our experts for $20/month: one new question every day.",
   );

@@ -1,9 +1,10 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
-import { seo } from "~/components/seo";
+import { pageSeo } from "~/components/page-seo";
 
-export const meta: MetaFunction = () =>
-  seo(
+export const meta: MetaFunction = (args) =>
+  pageSeo(
+    args,
     "Terms of Service",
     "The terms that apply when you use Expert Answers to ask questions, book sessions or offer your expertise.",
   );

@@ -12,7 +12,8 @@ import { ASK_DRAFT_PREFIX, BOOK_DRAFT_PREFIX, clearSessionDrafts } from "~/compo
 
 export const meta: MetaFunction = ({ location }: { location: { search: string } }) => {
   const copy = CONFIRMATION_COPY[confirmationKind(location.search)];
-  return seo(copy.title.replace("!", ""), copy.description);
+  // One visitor's confirmation (also at /confirmation and /success), not a page to find by search.
+  return seo(copy.title.replace("!", ""), copy.description, { noindex: true });
 };
 
 export default function ThankYou() {

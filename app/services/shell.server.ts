@@ -21,6 +21,8 @@ export async function loadShell({ request, context }: LoaderFunctionArgs) {
     {
       toast,
       user,
+      // Pages without data of their own build their canonical address from it (~/components/page-seo).
+      origin: new URL(request.url).origin,
       config: {
         demoMode: context.config.demoMode,
         paymentsTestMode: context.config.paymentsTestMode,

@@ -64,6 +64,29 @@ describe("search engines and sharing", () => {
     expect(search).toContain('<meta name="robots" content="noindex, follow"/>');
   });
 
+  it("gives the company, legal, subscription and application pages their canonical address", async () => {
+    for (const path of [
+      "/about",
+      "/contact",
+      "/privacy-policy",
+      "/terms-of-service",
+      "/subscribe",
+      "/become-expert",
+    ]) {
+      const html = await (await anonymous(`${path}?utm_source=newsletter`)).text();
+      expect(html, path).toContain(`<link rel="canonical" href="${BASE}${path}"/>`);
+      expect(html, path).toContain(`<meta property="og:url" content="${BASE}${path}"/>`);
+      expect(html, path).not.toContain('name="robots"');
+    }
+  });
+
+  it("keeps one visitor's confirmation pages out of search results", async () => {
+    for (const path of ["/thank-you?question=1", "/confirmation", "/success", "/cancel"]) {
+      const html = await (await anonymous(path)).text();
+      expect(html, path).toContain('<meta name="robots" content="noindex, follow"/>');
+    }
+  });
+
   it("lists the home, browse, subscription, category and expert pages in /sitemap.xml", async () => {
     const response = await anonymous("/sitemap.xml");
     expect(response.status).toBe(200);
@@ -74,6 +97,11 @@ describe("search engines and sharing", () => {
       "/",
       "/experts",
       "/subscribe",
+      "/become-expert",
+      "/about",
+      "/contact",
+      "/privacy-policy",
+      "/terms-of-service",
       "/category/tech-and-ai",
       "/category/legal",
       "/ada-quill",

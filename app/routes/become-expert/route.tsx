@@ -9,7 +9,7 @@ import { Suspense } from "react";
 import { handleExpertSignup } from "~/auth/expert-signup.server";
 import { getOptionalUser } from "~/auth/session.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
-import { seo } from "~/components/seo";
+import { pageSeo } from "~/components/page-seo";
 import { Spinner } from "~/components/spinner";
 import { buttonClass } from "~/components/ui/button";
 import { listCategoryOptions } from "~/models/experts.server";
@@ -22,8 +22,9 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href },
 ];
 
-export const meta: MetaFunction = () =>
-  seo(
+export const meta: MetaFunction = (args) =>
+  pageSeo(
+    args,
     "Become an Expert",
     "Apply to answer questions and hold paid sessions: create your expert profile in three steps.",
   );
