@@ -357,6 +357,7 @@ export async function imagesOfUser(db: Database, userId: number): Promise<string
 const OPEN_QUESTION_STATUSES = ["pending", "in_progress"] as const;
 export const DASHBOARD_PENDING_LIMIT = 5;
 export const DASHBOARD_UPCOMING_LIMIT = 3;
+export const DASHBOARD_REVIEWS_LIMIT = 5;
 const HOUR_MS = 60 * 60 * 1000;
 
 /** What an expert still owes clients: sessions not yet over and questions not yet answered. */
@@ -376,7 +377,7 @@ export async function listExpertCommitments(db: Database, expertId: number, now:
  * the real mean response time (answeredAt - paidAt) and the mean review rating.
  */
 export async function getExpertDashboard(db: Database, { expertId, now }: { expertId: number; now: Date }) {
-  const [stats, pending, upcoming] = await db.batch([
+  const [stats, pending, upcoming, recentReviews] = await db.batch([
     db
       .select({
         isVerified: experts.isVerified,
@@ -410,6 +411,19 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
       .limit(DASHBOARD_PENDING_LIMIT),
     // The same reading of "upcoming" as the Bookings page and Upcoming Appointments.
     upcomingBookingsQuery(db, { expertId, now, limit: DASHBOARD_UPCOMING_LIMIT }),
+    // What clients wrote when they rated: the expert is the one who reads it.
+    db
+      .select({
+        id: reviews.id,
+        rating: reviews.rating,
+        comment: reviews.comment,
+        bookingId: reviews.bookingId,
+        createdAt: reviews.createdAt,
+      })
+      .from(reviews)
+      .where(eq(reviews.expertId, expertId))
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(DASHBOARD_REVIEWS_LIMIT),
   ]);
   const row = stats[0];
   const timeZone = row?.timeZone ?? "UTC";
@@ -429,6 +443,10 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     reviewCount: Number(row?.reviewCount ?? 0),
     /** The expert's zone: the dashboard's dates are theirs. */
     timeZone,
+    recentReviews: recentReviews.map(({ bookingId, ...review }) => ({
+      ...review,
+      subject: bookingId === null ? ("question" as const) : ("session" as const),
+    })),
     pendingList: pending,
     // In the expert's zone now, not the wall clock stored at booking time (they may have moved).
     upcomingList: upcoming.map(({ endsAt, ...booking }) => {

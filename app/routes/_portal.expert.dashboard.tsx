@@ -222,6 +222,29 @@ export default function ExpertDashboard() {
           )}
         </section>
       </div>
+
+      <section className="card stack" aria-labelledby="reviews-title">
+        <h2 id="reviews-title">Recent Reviews</h2>
+        {dashboard.recentReviews.length === 0 ? (
+          <p className="empty-state">No reviews yet. Clients can rate each answer and session.</p>
+        ) : (
+          <ul className="item-list">
+            {dashboard.recentReviews.map((review) => (
+              <li key={review.id} className="item-list__item">
+                <p className="item-list__title">
+                  <span aria-hidden="true">{"★".repeat(review.rating)}</span>
+                  <span className="visually-hidden">{`${review.rating} out of 5 stars`}</span>
+                  {` · ${review.subject === "session" ? "a session" : "an answer"} · `}
+                  {formatLocalDate(dateInZone(new Date(review.createdAt), dashboard.timeZone))}
+                </p>
+                <p className={review.comment ? "review-comment" : "item-list__meta"}>
+                  {review.comment ?? "No comment"}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
     </div>
   );
 }

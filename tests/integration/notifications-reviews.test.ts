@@ -356,6 +356,37 @@ describe("reviews", () => {
     expect(portal).toMatch(/Average Rating[\s\S]*4\.0/);
   });
 
+  it("shows the expert what clients wrote, newest first, as text", async () => {
+    const { expert, client, question } = await answeredQuestion("reviewed");
+    const empty = await (await get("/expert/dashboard", expert.cookie)).text();
+    expect(empty).toContain("No reviews yet. Clients can rate each answer and session.");
+
+    const second = await insertQuestion(db(), {
+      userId: client.userId,
+      expertId: expert.expertId,
+      status: "answered",
+      answer: "Yes.",
+      answeredAt: new Date(),
+    });
+    await rate(client.cookie, {
+      subject: "question",
+      questionId: String(question.id),
+      rating: "5",
+      comment: "<b>Spot on</b>, thank you.",
+    });
+    await rate(client.cookie, { subject: "question", questionId: String(second.id), rating: "3" });
+
+    const html = await (await get("/expert/dashboard", expert.cookie)).text();
+    const section = html.slice(html.indexOf('id="reviews-title"'));
+    expect(section).toContain("3 out of 5 stars");
+    expect(section).toContain("No comment");
+    expect(section).toContain("5 out of 5 stars");
+    expect(section).toContain("&lt;b&gt;Spot on&lt;/b&gt;, thank you.");
+    expect(section).not.toContain("<b>Spot on</b>");
+    // The newer review (the 3, with no comment) comes first.
+    expect(section.indexOf("3 out of 5 stars")).toBeLessThan(section.indexOf("5 out of 5 stars"));
+  });
+
   it("sends a browser without JavaScript back to the dashboard with the outcome, never to raw JSON", async () => {
     const { client, question } = await answeredQuestion("rated-nojs");
     const pagePost = (fields: Record<string, string>) =>
