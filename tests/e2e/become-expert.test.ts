@@ -143,6 +143,20 @@ describe("becoming an expert in the browser", () => {
       expect(served.headers()["cache-control"]).toContain("immutable");
     }
     await screenshot(page, "expert-settings-photos-phone");
+    // A file the server refuses (text named .png): its message goes once another file is chosen.
+    const picture = page.getByLabel("Profile Picture");
+    await picture.setInputFiles({
+      name: "fake.png",
+      mimeType: "image/png",
+      buffer: Buffer.from("not a picture"),
+    });
+    await page.getByRole("button", { name: "Upload Profile Picture" }).click();
+    const refused = page.locator(".image-picker", { has: picture }).locator(".error-list li");
+    await expect.poll(() => refused.count()).toBe(1);
+    expect(await picture.getAttribute("aria-invalid")).toBe("true");
+    await picture.setInputFiles(fixture("avatar.jpg"));
+    await expect.poll(() => refused.count()).toBe(0);
+    expect(await picture.getAttribute("aria-invalid")).toBeNull();
     await page.getByRole("tab", { name: "General Information" }).click();
     const newBio = `Updated from the browser at ${new Date().toISOString()}: now also teaching.`;
     await page.getByLabel("Bio").fill(newBio);

@@ -58,6 +58,9 @@ function ImageUpload({
   const pageData = useActionData<UploadResult>();
   const data = fetcher.data ?? pageData;
   const result = data?.intent === intent ? data : undefined;
+  // A refused upload's message is about the file sent: choosing another one clears it.
+  const [answeredFile, setAnsweredFile] = useState<UploadResult | undefined>(undefined);
+  const refusal = result && result !== answeredFile && !result.ok ? result.error : null;
   const formRef = useRef<HTMLFormElement>(null);
   const busy = fetcher.state !== "idle";
 
@@ -92,8 +95,11 @@ function ImageUpload({
         hint={hint}
         shape={shape}
         currentUrl={result?.ok ? result.url : currentUrl}
-        errors={result && !result.ok && result.error ? [result.error] : undefined}
-        onFileChange={(file) => setChosen(file !== null)}
+        errors={refusal ? [refusal] : undefined}
+        onFileChange={(file) => {
+          setChosen(file !== null);
+          setAnsweredFile(result);
+        }}
       />
       <div className="row">
         <Button type="submit" disabled={busy || !chosen}>
