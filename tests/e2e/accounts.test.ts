@@ -101,7 +101,9 @@ describe("accounts in the browser", () => {
       page.waitForURL((url) => url.pathname === "/auth"),
       header.getByRole("link", { name: "Sign Up" }).click(),
     ]);
-    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Create your account");
+    await expect
+      .poll(() => page.getByRole("heading", { level: 1 }).textContent())
+      .toBe("Create your account");
     expect(await page.getByRole("tab", { name: "Register" }).getAttribute("aria-selected")).toBe("true");
     await header.getByRole("link", { name: "Login" }).click();
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Welcome back");
