@@ -43,8 +43,12 @@ describe("the public header", () => {
     expect(await home.getAttribute("aria-current")).toBeNull();
     expect(new URL(page.url()).hash).toBe("#faq");
 
-    for (const name of ["Login", "Sign Up"]) {
-      expect(await page.getByRole("banner").getByRole("link", { name }).getAttribute("href")).toBe("/auth");
+    // Both go to /auth (SPEC.md); Sign Up opens it on the Register tab.
+    for (const [name, href] of [
+      ["Login", "/auth"],
+      ["Sign Up", "/auth?tab=register"],
+    ]) {
+      expect(await page.getByRole("banner").getByRole("link", { name }).getAttribute("href")).toBe(href);
     }
 
     await page.goto("/about");
@@ -102,11 +106,16 @@ describe("signing up without JavaScript", () => {
     const { context, page } = await newNoJsPage(PHONE);
     try {
       await page.goto("/about");
-      await page.getByRole("link", { name: "Sign Up" }).click();
-      await page.waitForURL("**/auth");
-      // The Register tab needs a script: the page offers the register page instead.
+      // Login's screen: its Register tab needs a script, so the page offers the register page instead.
+      await page.getByRole("link", { name: "Login" }).click();
+      await page.waitForURL((url) => url.pathname === "/auth");
       await page.getByRole("link", { name: "Create an account" }).click();
       await page.waitForURL("**/register");
+      expect(await page.locator("form#register").count()).toBe(1);
+      // Sign Up's screen opens on the register form itself.
+      await page.goto("/about");
+      await page.getByRole("link", { name: "Sign Up" }).click();
+      await page.waitForURL((url) => url.pathname === "/auth" && url.search === "?tab=register");
       const register = page.locator("form#register");
       const username = `nojs-${Date.now().toString(36)}`;
       await register.getByLabel("Name", { exact: true }).fill("No Script");
