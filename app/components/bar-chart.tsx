@@ -13,9 +13,14 @@ export function niceStep(rough: number): number {
   return 10 * magnitude;
 }
 
-/** The axis of a chart whose tallest bar is `max`: a round top and the ticks up to it. */
-export function chartScale(max: number) {
-  const step = niceStep(max / 4);
+/**
+ * The axis of a chart whose tallest bar is `max`: a round top and the ticks up to it. With a `unit`
+ * every tick is a whole number of units (counts step by whole numbers, cents by whole dollars), so
+ * an axis never reads "0.25 questions" or "$0" twice.
+ */
+export function chartScale(max: number, unit = 0) {
+  const nice = niceStep(max / 4);
+  const step = unit > 0 ? Math.max(unit, Math.ceil(nice / unit) * unit) : nice;
   const top = Math.max(step, Math.ceil(max / step) * step);
   const ticks = Array.from({ length: Math.round(top / step) + 1 }, (_, index) => index * step);
   return { top, ticks };
@@ -32,16 +37,19 @@ export function BarChart({
   data,
   formatValue,
   formatTick = formatValue,
+  unit,
 }: {
   title: string;
   series: ChartSeries[];
   data: ChartDatum[];
   formatValue: (value: number) => string;
   formatTick?: (value: number) => string;
+  /** The smallest step the axis may take (1 for counts, 100 for cents shown in dollars). */
+  unit?: number;
 }) {
   const id = useId();
   const totals = data.map((datum) => series.reduce((sum, s) => sum + (datum.values[s.key] ?? 0), 0));
-  const { top, ticks } = chartScale(Math.max(0, ...totals));
+  const { top, ticks } = chartScale(Math.max(0, ...totals), unit);
   const slot = 100 / Math.max(1, data.length);
   const barWidth = slot * 0.56;
   const pct = (value: number) => (value / top) * 100;

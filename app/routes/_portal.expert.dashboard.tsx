@@ -123,6 +123,7 @@ export default function ExpertDashboard() {
               }))}
               formatValue={formatCents}
               formatTick={(cents) => `$${Math.round(cents / 100)}`}
+              unit={100}
             />
             <section
               className="table-scroll"

@@ -91,6 +91,7 @@ export default function Earnings() {
             }))}
             formatValue={formatCents}
             formatTick={(cents) => `$${Math.round(cents / 100)}`}
+            unit={100}
           />
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it (WCAG 2.1.1) */}
           <section className="table-scroll" aria-label="Earnings by month" tabIndex={0}>

@@ -110,6 +110,7 @@ export default function EarningsAnalytics() {
           }))}
           formatValue={formatCents}
           formatTick={(cents) => `$${Math.round(cents / 100)}`}
+          unit={100}
         />
       </section>
 
@@ -127,6 +128,7 @@ export default function EarningsAnalytics() {
             values: { answered: month.questionsAnswered, held: month.sessionsCompleted },
           }))}
           formatValue={(n) => String(n)}
+          unit={1}
         />
       </section>
 

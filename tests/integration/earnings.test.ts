@@ -174,7 +174,13 @@ describe("earnings from the payments ledger", () => {
     const html = await (await get("/expert/earnings", fresh.cookie)).text();
     expect(html).toContain("No earnings data available yet");
     expect(html).toContain("$0.00");
-    expect((await get("/expert/earnings/analytics", fresh.cookie)).status).toBe(200);
+    const analytics = await get("/expert/earnings/analytics", fresh.cookie);
+    expect(analytics.status).toBe(200);
+    // With nothing to show, the money axis reads $0 to $1 and the count axis 0 to 1, in whole steps.
+    const ticks = [...(await analytics.text()).matchAll(/class="bar-chart__tick"[^>]*>([^<]*)</g)].map(
+      ([, tick]) => tick,
+    );
+    expect(ticks).toEqual(["$0", "$1", "0", "1"]);
   });
 
   it("exports the expert's own ledger lines as CSV, formula-like cells neutralised", async () => {
