@@ -167,6 +167,14 @@ describe("becoming an expert in the browser", () => {
     expect(await page.getByLabel("Bio").inputValue()).toBe(newBio);
     await screenshot(page, "expert-settings-general-phone");
 
+    // Prices are stored in cents: once saved, the fields show them as stored.
+    await page.getByRole("tab", { name: "Pricing" }).click();
+    await page.getByLabel("Question Rate (USD)").fill("19.999");
+    await page.getByLabel("Session Price (USD)").fill("150.005");
+    await page.getByRole("button", { name: "Save Pricing" }).click();
+    await expect.poll(() => page.getByLabel("Question Rate (USD)").inputValue()).toBe("20.00");
+    expect(await page.getByLabel("Session Price (USD)").inputValue()).toBe("150.01");
+
     // Earnings: a new expert has earned nothing yet.
     await gotoHydrated(page, "/expert/earnings");
     await expect

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { PrefixedField } from "~/components/prefixed-field";
 import { Button } from "~/components/ui/button";
 import { useForm } from "~/components/use-form";
@@ -20,6 +21,14 @@ export function PricingForm({ questionRate, sessionPrice }: { questionRate: numb
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ExpertPricingSchema }),
   });
+  // Saved: the fields show the prices as stored (19.999 is kept as $20.00), as every other screen does.
+  const saved = `${questionRate}/${sessionPrice}`;
+  const shown = useRef(saved);
+  useEffect(() => {
+    if (shown.current === saved) return;
+    shown.current = saved;
+    form.reset();
+  }, [saved, form]);
   const busy = fetcher.state !== "idle";
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="card stack settings-form">
