@@ -6,9 +6,10 @@
  * query per card. Search uses the `experts_fts` FTS5 index (migration 0002), filters and sorts use the
  * experts indexes, and results are paged in SQL.
  */
-import { type SQL, sql } from "drizzle-orm";
+import { desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { allRows, firstRow, rawBatch } from "~/db/raw.server";
+import { reviews } from "~/db/schema.server";
 import { sortCategoriesForDisplay } from "~/lib/categories";
 import {
   type CategoryData,
@@ -329,30 +330,43 @@ export type PublicReview = {
   createdAt: number;
 };
 
+/** An expert's reviews, newest first: a statement to run alone or in a batch (read with toPublicReview). */
+export function expertReviewsQuery(db: Database, expertId: number, limit: number) {
+  return db
+    .select({
+      id: reviews.id,
+      rating: reviews.rating,
+      comment: reviews.comment,
+      bookingId: reviews.bookingId,
+      createdAt: reviews.createdAt,
+    })
+    .from(reviews)
+    .where(eq(reviews.expertId, expertId))
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(limit);
+}
+
+export function toPublicReview(row: {
+  id: number;
+  rating: number;
+  comment: string | null;
+  bookingId: number | null;
+  createdAt: Date | number;
+}): PublicReview {
+  return {
+    id: row.id,
+    rating: row.rating,
+    comment: row.comment,
+    subject: row.bookingId === null ? "question" : "session",
+    createdAt: Number(row.createdAt),
+  };
+}
+
 /** An expert's reviews, newest first (one statement). */
 export async function listExpertReviews(
   db: Database,
   expertId: number,
   limit = 100,
 ): Promise<PublicReview[]> {
-  const rows = await db.all<{
-    id: number;
-    rating: number;
-    comment: string | null;
-    booking_id: number | null;
-    created_at: number;
-  }>(sql`
-    SELECT r.id AS id, r.rating AS rating, r.comment AS comment, r.booking_id AS booking_id,
-      r.created_at AS created_at
-    FROM reviews r
-    WHERE r.expert_id = ${expertId}
-    ORDER BY r.created_at DESC, r.id DESC
-    LIMIT ${limit}`);
-  return rows.map((row) => ({
-    id: row.id,
-    rating: row.rating,
-    comment: row.comment,
-    subject: row.booking_id === null ? "question" : "session",
-    createdAt: Number(row.created_at),
-  }));
+  return (await expertReviewsQuery(db, expertId, limit)).map(toPublicReview);
 }

@@ -11,6 +11,7 @@ import type {
   ExpertProfileInput,
 } from "~/schemas/expert";
 import { upcomingBookingsCount, upcomingBookingsQuery } from "./bookings.server";
+import { expertReviewsQuery, toPublicReview } from "./discovery.server";
 import { notificationStatements } from "./notifications.server";
 
 /** The profile step failed because the custom URL was taken between the check and the write. */
@@ -412,18 +413,7 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     // The same reading of "upcoming" as the Bookings page and Upcoming Appointments.
     upcomingBookingsQuery(db, { expertId, now, limit: DASHBOARD_UPCOMING_LIMIT }),
     // What clients wrote when they rated: the expert is the one who reads it.
-    db
-      .select({
-        id: reviews.id,
-        rating: reviews.rating,
-        comment: reviews.comment,
-        bookingId: reviews.bookingId,
-        createdAt: reviews.createdAt,
-      })
-      .from(reviews)
-      .where(eq(reviews.expertId, expertId))
-      .orderBy(desc(reviews.createdAt), desc(reviews.id))
-      .limit(DASHBOARD_REVIEWS_LIMIT),
+    expertReviewsQuery(db, expertId, DASHBOARD_REVIEWS_LIMIT),
   ]);
   const row = stats[0];
   const timeZone = row?.timeZone ?? "UTC";
@@ -443,10 +433,7 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     reviewCount: Number(row?.reviewCount ?? 0),
     /** The expert's zone: the dashboard's dates are theirs. */
     timeZone,
-    recentReviews: recentReviews.map(({ bookingId, ...review }) => ({
-      ...review,
-      subject: bookingId === null ? ("question" as const) : ("session" as const),
-    })),
+    recentReviews: recentReviews.map(toPublicReview),
     pendingList: pending,
     // In the expert's zone now, not the wall clock stored at booking time (they may have moved).
     upcomingList: upcoming.map(({ endsAt, ...booking }) => {

@@ -27,9 +27,9 @@ import { stripeFake } from "../support/stripe";
 const HOUR = 60 * 60 * 1000;
 const QUESTION = "How do I price a retainer for a two-person design studio's first big client?";
 
-/** Asked, authorised at Stripe and confirmed with the server: pending, due 24 hours after payment. */
-async function paidQuestion() {
-  const expert = await newExpert("deadline", 1500);
+/** Asked with a card: the question and its PaymentIntent, nothing paid or confirmed yet. */
+async function askedWithCard(expertPrefix: string) {
+  const expert = await newExpert(expertPrefix, 1500);
   const client = await newClient();
   const asked = await postJson(
     "/api/questions",
@@ -40,6 +40,12 @@ async function paidQuestion() {
     questionId: number;
     paymentIntentId: string;
   };
+  return { expert, client, questionId, paymentIntentId };
+}
+
+/** Asked, authorised at Stripe and confirmed with the server: pending, due 24 hours after payment. */
+async function paidQuestion() {
+  const { expert, client, questionId, paymentIntentId } = await askedWithCard("deadline");
   await stripeFake.setStatus(paymentIntentId, "requires_capture");
   const confirmed = await postJson(
     `/api/questions/${questionId}/payment`,
@@ -247,17 +253,7 @@ describe("payments nobody confirmed", () => {
 
   /** Asked and given a PaymentIntent; neither the browser's return nor a webhook follows. */
   async function askedWithoutReturn() {
-    const expert = await newExpert("unconfirmed", 1500);
-    const client = await newClient();
-    const asked = await postJson(
-      "/api/questions",
-      { question: QUESTION, expertId: expert.expertId },
-      client.cookie,
-    );
-    const { questionId, paymentIntentId } = (await asked.json()) as {
-      questionId: number;
-      paymentIntentId: string;
-    };
+    const { expert, questionId, paymentIntentId } = await askedWithCard("unconfirmed");
     const askedAt = (await getQuestion(questionId)).createdAt.getTime();
     return { expert, questionId, paymentIntentId, askedAt };
   }
