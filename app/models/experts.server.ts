@@ -465,8 +465,9 @@ export async function listExpertsForAdmin(
   if (filter === "featured") conditions.push(eq(experts.isTopExpert, true));
   const term = search.trim().toLowerCase();
   if (term) {
-    const pattern = `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-    const matches = (column: SQL) => sql`lower(${column}) like ${pattern} escape '\\'`;
+    // instr, not LIKE: D1 refuses a LIKE pattern over 50 bytes ("pattern too complex"), which a
+    // pasted e-mail address and name reach; instr takes the term literally, so nothing is escaped.
+    const matches = (column: SQL) => sql`instr(lower(${column}), ${term}) > 0`;
     conditions.push(
       or(
         matches(sql`${users.name}`),

@@ -33,6 +33,30 @@ describe("admin: experts (verify and feature)", () => {
     expect(searched).not.toContain("Una Unverified");
   });
 
+  it("searches by a long term, and takes % and _ literally", async () => {
+    await insertExpert(db(), {
+      user: { name: "Bartholomew Fitzgerald-Montgomery", username: "bart_fm" },
+      expert: { title: "Senior International Tax Planning and Cross-Border Compliance Consultant" },
+    });
+    await insertExpert(db(), { user: { name: "Bart Other", username: "bartxfm" } });
+    // Over D1's 50-byte LIKE limit, as a pasted title is.
+    const byTitle = await get(
+      `/admin/experts?q=${encodeURIComponent("international tax planning and cross-border compliance")}`,
+      adminCookie,
+    );
+    expect(byTitle.status).toBe(200);
+    expect(await byTitle.text()).toContain("Bartholomew Fitzgerald-Montgomery");
+    const noMatch = await get(`/admin/experts?q=${encodeURIComponent("é".repeat(40))}`, adminCookie);
+    expect(noMatch.status).toBe(200);
+    expect(await noMatch.text()).toContain("No experts found");
+    // "_" is a character here, not LIKE's any-character.
+    const underscore = await (await get("/admin/experts?q=bart_", adminCookie)).text();
+    expect(underscore).toContain("Bartholomew Fitzgerald-Montgomery");
+    expect(underscore).not.toContain("Bart Other");
+    // "%" is not LIKE's anything either.
+    expect(await (await get("/admin/experts?q=%25", adminCookie)).text()).toContain("No experts found");
+  });
+
   it("verifies an expert, notifies them once and refreshes their public read model; unverify removes the mark", async () => {
     const { user, expert } = await insertExpert(db(), { expert: { customUrl: "to-verify" } });
     await env.CACHE.put(cacheKeys.expertProfile(expert.id), JSON.stringify({ value: { isVerified: false } }));
