@@ -3,6 +3,7 @@ import { useState } from "react";
 import { ReviewForm } from "~/components/review-form";
 import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { formatDate } from "~/lib/dates";
 import { expertProfilePath } from "~/lib/experts";
 import { QUESTION_STATUS_LABELS } from "~/lib/questions";
@@ -58,6 +59,7 @@ export function questionsForTab(questions: ClientQuestionView[], tab: QuestionTa
 
 function QuestionItem({ question }: { question: ClientQuestionView }) {
   const status = QUESTION_STATUS[question.status];
+  const timeZone = useViewerTimeZone();
   return (
     <article className="question-item card" aria-labelledby={`question-${question.id}`}>
       <header className="question-item__head">
@@ -68,7 +70,7 @@ function QuestionItem({ question }: { question: ClientQuestionView }) {
               To <Link to={expertProfilePath(question.expert)}>{question.expert.name}</Link> ·{" "}
             </>
           ) : null}
-          Asked {formatDate(question.askedAt)}
+          Asked {formatDate(question.askedAt, timeZone)}
         </span>
       </header>
       <h3 id={`question-${question.id}`} className="question-item__text">
@@ -79,7 +81,9 @@ function QuestionItem({ question }: { question: ClientQuestionView }) {
         <div className="question-item__answer">
           <h4>
             Answer
-            {question.answeredAt ? <span className="muted"> · {formatDate(question.answeredAt)}</span> : null}
+            {question.answeredAt ? (
+              <span className="muted"> · {formatDate(question.answeredAt, timeZone)}</span>
+            ) : null}
           </h4>
           {question.answer ? <p>{question.answer}</p> : null}
           {question.hasAudio ? (

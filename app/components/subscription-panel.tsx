@@ -12,7 +12,8 @@ import {
   DialogTrigger,
 } from "~/components/ui/dialog";
 import { useHydrated } from "~/components/use-hydrated";
-import { formatDate } from "~/lib/dates";
+import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
+import { formatDate, nextDailyQuestionText } from "~/lib/dates";
 import { formatCents } from "~/lib/money";
 import {
   SUBSCRIPTION_PRICE_CENTS,
@@ -33,9 +34,9 @@ export type SubscriptionView = {
 
 type Tone = "good" | "warning" | "bad" | "muted";
 
-function describe(subscription: SubscriptionView): { label: string; tone: Tone } {
+function describe(subscription: SubscriptionView, timeZone: string): { label: string; tone: Tone } {
   if (subscription.active && subscription.cancelAtPeriodEnd && subscription.endDate) {
-    return { label: `Cancels on ${formatDate(subscription.endDate)}`, tone: "warning" };
+    return { label: `Cancels on ${formatDate(subscription.endDate, timeZone)}`, tone: "warning" };
   }
   const tones: Record<SubscriptionStatus, Tone> = {
     active: "good",
@@ -53,6 +54,7 @@ function describe(subscription: SubscriptionView): { label: string; tone: Tone }
  * left today, and Cancel subscription (at the end of the period) or Resume before that date.
  */
 export function SubscriptionPanel({ subscription }: { subscription: SubscriptionView | null }) {
+  const timeZone = useViewerTimeZone();
   if (!subscription) {
     return (
       <PanelFrame status={<span className="subscription-status">Not subscribed</span>}>
@@ -69,8 +71,8 @@ export function SubscriptionPanel({ subscription }: { subscription: Subscription
     );
   }
 
-  const { label, tone } = describe(subscription);
-  const endText = subscription.endDate ? formatDate(subscription.endDate) : null;
+  const { label, tone } = describe(subscription, timeZone);
+  const endText = subscription.endDate ? formatDate(subscription.endDate, timeZone) : null;
   return (
     <PanelFrame
       status={
@@ -101,7 +103,7 @@ export function SubscriptionPanel({ subscription }: { subscription: Subscription
           </div>
         ) : null}
       </dl>
-      <StatusNote subscription={subscription} endText={endText} />
+      <StatusNote subscription={subscription} endText={endText} timeZone={timeZone} />
       <Actions subscription={subscription} endText={endText} />
     </PanelFrame>
   );
@@ -129,7 +131,15 @@ function PanelFrame({ status, children }: { status: ReactNode; children: ReactNo
   );
 }
 
-function StatusNote({ subscription, endText }: { subscription: SubscriptionView; endText: string | null }) {
+function StatusNote({
+  subscription,
+  endText,
+  timeZone,
+}: {
+  subscription: SubscriptionView;
+  endText: string | null;
+  timeZone: string;
+}) {
   if (subscription.active) {
     if (subscription.cancelAtPeriodEnd) {
       return (
@@ -143,7 +153,7 @@ function StatusNote({ subscription, endText }: { subscription: SubscriptionView;
       <p className="subscription-panel__note muted">
         {subscription.questionsLeftToday > 0
           ? "Today's question is waiting: ask any expert without paying."
-          : "You have used today's question. Your next question is available tomorrow (from midnight UTC)."}
+          : `You have used today's question. Your next question is available ${nextDailyQuestionText(subscription.nextQuestionAt, timeZone)}.`}
       </p>
     );
   }

@@ -29,9 +29,13 @@ export function zoneAbbreviation(epochMs: number, timeZone: string): string {
   }
 }
 
-/** "Mon, Jun 9, 10:00 AM" for an instant in the browser's own zone (only call after hydration). */
-export function formatLocalDateTime(epochMs: number): string {
+/**
+ * "Mon, Jun 9, 10:00 AM EDT" for an instant in `timeZone`, by default the browser's own (then only
+ * call it after hydration).
+ */
+export function formatLocalDateTime(epochMs: number, timeZone?: string): string {
   return new Intl.DateTimeFormat("en-US", {
+    timeZone,
     weekday: "short",
     month: "short",
     day: "numeric",
@@ -39,4 +43,14 @@ export function formatLocalDateTime(epochMs: number): string {
     minute: "2-digit",
     timeZoneName: "short",
   }).format(epochMs);
+}
+
+/**
+ * When a subscriber's next daily question opens (midnight UTC), for "Your next question is
+ * available …": on the viewer's clock once it is known, so nobody has to work out what midnight UTC
+ * is where they live.
+ */
+export function nextDailyQuestionText(nextQuestionAt: number | null, timeZone: string): string {
+  if (nextQuestionAt === null || timeZone === "UTC") return "tomorrow (from midnight UTC)";
+  return `from ${formatLocalDateTime(nextQuestionAt, timeZone)} (midnight UTC)`;
 }

@@ -1,5 +1,7 @@
 /** How questions are priced, and how they read in the asker's, the expert's and the admin's views. */
 
+import { formatLocalDateTime } from "./dates";
+
 /** A question with no expert chosen costs this; an expert's own rate is never below it. */
 export const DEFAULT_QUESTION_PRICE = 500;
 /**
@@ -57,10 +59,14 @@ export function formatDay(value: Date | string | number | null | undefined): str
   return date.toISOString().slice(0, 10);
 }
 
-/** yyyy-MM-dd HH:mm UTC: the same on the server and in every browser (no hydration mismatch). */
-export function formatDateTime(value: Date | string | number | null | undefined): string {
+/**
+ * yyyy-MM-dd HH:mm UTC, the same on the server and in every browser (no hydration mismatch); in
+ * another zone (the viewer's, once the page is live: useViewerTimeZone) "Fri, Nov 27, 2:55 PM PST".
+ */
+export function formatDateTime(value: Date | string | number | null | undefined, timeZone = "UTC"): string {
   const date = toDate(value);
   if (!date || Number.isNaN(date.getTime())) return "N/A";
+  if (timeZone !== "UTC") return formatLocalDateTime(date.getTime(), timeZone);
   return `${date.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 

@@ -29,6 +29,8 @@ import { toast } from "~/components/ui/toast";
 import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
 import { useForm } from "~/components/use-form";
 import { ASK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
+import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
+import { nextDailyQuestionText } from "~/lib/dates";
 import { readForm } from "~/lib/form-data.server";
 import { formatCents } from "~/lib/money";
 import {
@@ -203,6 +205,7 @@ export default function AskScreen() {
   const priceText = formatCents(price);
   const testMode = mode === "test";
   const allowanceUsed = allowance?.questionsLeftToday === 0;
+  const viewerTimeZone = useViewerTimeZone();
   const busy = paying || navigation.state === "submitting";
 
   const [form, fields] = useForm({
@@ -384,7 +387,7 @@ export default function AskScreen() {
         {allowance ? (
           <p className={allowanceUsed ? "notice notice--warning" : "notice"} role="status">
             {allowanceUsed
-              ? "You have used today's question included in your subscription. Your next question is available tomorrow (UTC)."
+              ? `You have used today's question included in your subscription. Your next question is available ${nextDailyQuestionText(Date.parse(allowance.nextQuestionAt), viewerTimeZone)}.`
               : "Included in your subscription: 1 question left today."}
           </p>
         ) : null}

@@ -5,6 +5,7 @@ import { QuestionAnswerView } from "~/components/questions/question-answer-view"
 import { StatusBadge } from "~/components/questions/status-badge";
 import { seo } from "~/components/seo";
 import { buttonClass } from "~/components/ui/button";
+import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { formatDateTime, paymentOutcomeText } from "~/lib/questions";
 import { type Actor, actorOf, getQuestionForViewer, parseExpertId } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
@@ -47,6 +48,7 @@ function placesFor(actor: Actor, question: { id: number; expertId: number | null
 
 export default function QuestionScreen() {
   const { question, desk, dashboardPath } = useLoaderData<typeof loader>();
+  const timeZone = useViewerTimeZone();
   const payment = question.viewerIsAsker
     ? paymentOutcomeText(question.paymentState, question.amountText)
     : null;
@@ -57,7 +59,7 @@ export default function QuestionScreen() {
         <h1>{question.viewerIsAsker ? "Your question" : `Question from ${question.name ?? "a client"}`}</h1>
         <div className="cluster">
           <StatusBadge status={question.status} long />
-          <span className="muted">Asked {formatDateTime(question.createdAt)}</span>
+          <span className="muted">Asked {formatDateTime(question.createdAt, timeZone)}</span>
           {question.expertName ? <span className="muted">to {question.expertName}</span> : null}
         </div>
       </header>

@@ -101,6 +101,28 @@ describe("paid questions in the browser (test mode)", () => {
     }
   });
 
+  it("dates the client's questions on the client's own clock once the page is live", async () => {
+    // A zone where it is already another day than in UTC (one of the two always is).
+    const day = (timeZone: string) =>
+      new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone }).format(Date.now());
+    const timeZone = ["Pacific/Kiritimati", "Pacific/Pago_Pago"].find((zone) => day(zone) !== day("UTC"));
+    if (!timeZone) throw new Error("UTC+14 or UTC-11 is always on another day than UTC");
+    const client = await newPage(DESKTOP, { timezoneId: timeZone });
+    await signInAs(client, "client");
+    const question = uniqueQuestion("dating invoices across time zones");
+    const questionId = await askAsClient(client, await demoExpertId(client), question);
+    const localDay = day(timeZone);
+
+    await gotoHydrated(client, "/dashboard/questions");
+    const item = client.getByRole("article", { name: question });
+    await expect.poll(() => item.getByText(/Asked /).textContent()).toMatch(new RegExp(`Asked ${localDay}$`));
+
+    await gotoHydrated(client, `/questions/${questionId}`);
+    const asked = await client.getByText(/^Asked /).textContent();
+    expect(asked).not.toContain("UTC");
+    expect(asked).toContain(localDay.replace(/, \d{4}$/, ""));
+  });
+
   it("sends a signed-out visitor to sign in, and back to the question afterwards", async () => {
     const page = await newPage(DESKTOP);
     await page.goto("/ask");

@@ -43,7 +43,8 @@ describe("subscriptions in the browser (test mode)", () => {
   });
 
   it("subscribes a new visitor, who asks one question without paying and is told the next is tomorrow", async () => {
-    const page = await newPage(DESKTOP);
+    // India has no daylight saving: midnight UTC is always 5:30 AM there.
+    const page = await newPage(DESKTOP, { timezoneId: "Asia/Kolkata" });
     const username = uniqueName();
     await gotoHydrated(page, "/subscribe");
     const form = page.locator("form#subscribe");
@@ -90,8 +91,8 @@ describe("subscriptions in the browser (test mode)", () => {
 
     await gotoHydrated(page, `/ask/${expertId}`);
     await expect
-      .poll(() => page.getByText("Your next question is available tomorrow (UTC).").isVisible())
-      .toBe(true);
+      .poll(() => page.getByText(/Your next question is available from .+ \(midnight UTC\)\./).textContent())
+      .toMatch(/ 5:30\sAM GMT\+5:30 \(midnight UTC\)\.$/);
     expect(await page.getByRole("button", { name: "Submit Question" }).isDisabled()).toBe(true);
     // Nothing can be written that could not be sent.
     expect(await page.getByRole("textbox", { name: "Your Question" }).isDisabled()).toBe(true);
@@ -101,6 +102,9 @@ describe("subscriptions in the browser (test mode)", () => {
     await gotoHydrated(page, "/dashboard");
     const panel = page.getByRole("region", { name: "Monthly Subscription" });
     await expect.poll(() => panel.getByText("0 questions left today").isVisible()).toBe(true);
+    await expect
+      .poll(() => panel.getByText(/Your next question is available from/).textContent())
+      .toMatch(/ 5:30\sAM GMT\+5:30 \(midnight UTC\)\.$/);
     expect(await panel.getByText("Renews on", { exact: true }).isVisible()).toBe(true);
   });
 

@@ -397,7 +397,7 @@ describe("asking as a subscriber", () => {
       { cookie: client.cookie },
     );
     expect(second.status).toBe(409);
-    expect(await second.text()).toContain("Your next question is available tomorrow (UTC).");
+    expect(await second.text()).toContain("Your next question is available tomorrow (from midnight UTC).");
     const page = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
     expect(page).toContain("You have used today&#x27;s question");
     expect(await countQuestions(client.userId)).toBe(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatTimer } from "~/components/questions/audio-recorder";
+import { nextDailyQuestionText } from "~/lib/dates";
 import { formatDateTime, formatDay, paymentOutcomeText } from "~/lib/questions";
 import {
   checkPaymentIntent,
@@ -70,6 +71,21 @@ describe("question display", () => {
     expect(formatDay(null)).toBe("N/A");
     expect(formatDay("not a date")).toBe("N/A");
     expect(formatDateTime(new Date("2025-04-22T09:05:00Z"))).toBe("2025-04-22 09:05 UTC");
+  });
+
+  it("dates a question on the viewer's clock when given their zone", () => {
+    const asked = formatDateTime(new Date("2025-04-22T23:30:00Z"), "Asia/Tokyo");
+    expect(asked).toMatch(/^Wed, Apr 23, 8:30\sAM GMT\+9$/);
+    expect(formatDateTime(null, "Asia/Tokyo")).toBe("N/A");
+  });
+
+  it("says when a subscriber's next daily question opens, on their clock once it is known", () => {
+    const midnight = Date.parse("2025-04-23T00:00:00Z");
+    expect(nextDailyQuestionText(midnight, "UTC")).toBe("tomorrow (from midnight UTC)");
+    expect(nextDailyQuestionText(null, "America/Los_Angeles")).toBe("tomorrow (from midnight UTC)");
+    expect(nextDailyQuestionText(midnight, "America/Los_Angeles")).toMatch(
+      /^from Tue, Apr 22, 5:00\sPM PDT \(midnight UTC\)$/,
+    );
   });
 
   it("tells the asker what happened to their money", () => {

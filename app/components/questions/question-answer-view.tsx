@@ -1,3 +1,4 @@
+import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { formatCents } from "~/lib/money";
 import { formatDateTime } from "~/lib/questions";
 
@@ -19,6 +20,7 @@ export function QuestionAnswerView({
   answeredAt: Date | string | null;
   fee?: number;
 }) {
+  const timeZone = useViewerTimeZone();
   return (
     <div className="stack answer-view">
       {answer ? <p className="answer-text">{answer}</p> : null}
@@ -33,7 +35,7 @@ export function QuestionAnswerView({
       ) : null}
       <dl className="details">
         <dt>Answered</dt>
-        <dd>{formatDateTime(answeredAt)}</dd>
+        <dd>{formatDateTime(answeredAt, timeZone)}</dd>
         {fee !== undefined ? (
           <>
             <dt>Fee</dt>
