@@ -42,6 +42,9 @@ export default function ExpertQuestions() {
   const revalidatorRef = useRef(revalidator);
   revalidatorRef.current = revalidator;
   const [selected, setSelected] = useState<Selected | null>(null);
+  // Whether this dialog sent an answer or a decline: then the refresh that follows is its own doing,
+  // and the form stays to report it (and close) rather than being replaced.
+  const [sentFromDialog, setSentFromDialog] = useState(false);
   // The dialog keeps showing the question it opened with, even if a refresh changes the list.
   const snapshot = useRef<(typeof questions)[number] | null>(null);
   const current = selected
@@ -73,13 +76,19 @@ export default function ExpertQuestions() {
     (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status),
   );
   const answered = questions.filter((question) => question.status === "answered");
+  const isOpen = (question: (typeof questions)[number]) =>
+    (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status);
+  const select = (next: Selected) => {
+    setSentFromDialog(false);
+    setSelected(next);
+  };
   const action = (question: (typeof questions)[number]) =>
-    (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status) ? (
-      <Button size="sm" onClick={() => setSelected({ id: question.id, mode: "answer" })}>
+    isOpen(question) ? (
+      <Button size="sm" onClick={() => select({ id: question.id, mode: "answer" })}>
         Answer<span className="visually-hidden">{` question #${question.id}`}</span>
       </Button>
     ) : question.status === "answered" ? (
-      <Button size="sm" variant="secondary" onClick={() => setSelected({ id: question.id, mode: "view" })}>
+      <Button size="sm" variant="secondary" onClick={() => select({ id: question.id, mode: "view" })}>
         View<span className="visually-hidden">{` question #${question.id}`}</span>
       </Button>
     ) : null;
@@ -141,8 +150,26 @@ export default function ExpertQuestions() {
                   ) : null}
                 </div>
               </div>
-              {selected.mode === "answer" ? (
+              {selected.mode === "answer" && !isOpen(current) && !sentFromDialog ? (
+                // Answered (from the admin area or another tab), declined or expired since it opened.
                 <>
+                  <p className="notice notice--warning" role="status">
+                    {current.status === "answered"
+                      ? "This question has already been answered."
+                      : "This question is no longer waiting for an answer."}
+                  </p>
+                  {current.status === "answered" ? (
+                    <QuestionAnswerView
+                      questionId={current.id}
+                      answer={current.answer}
+                      hasAudio={current.hasAudio}
+                      answeredAt={current.answeredAt}
+                      fee={current.fee}
+                    />
+                  ) : null}
+                </>
+              ) : selected.mode === "answer" ? (
+                <div className="stack" onSubmitCapture={() => setSentFromDialog(true)}>
                   <AnswerForm
                     key={current.id}
                     questionId={current.id}
@@ -153,7 +180,7 @@ export default function ExpertQuestions() {
                   <div className="dialog-footer dialog-footer--start">
                     <DeclineQuestion questionId={current.id} onDeclined={() => setSelected(null)} />
                   </div>
-                </>
+                </div>
               ) : (
                 <QuestionAnswerView
                   questionId={current.id}

@@ -265,6 +265,40 @@ describe("paid questions in the browser (test mode)", () => {
     );
   });
 
+  it("tells an open answer dialog that the question was answered elsewhere, at the next refresh", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("answering from two tabs");
+    await askAsClient(client, await demoExpertId(client), question);
+
+    const expert = await newPage(DESKTOP);
+    await expert.clock.install();
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill("A draft typed in the first tab.");
+
+    // The same expert answers it in another tab.
+    const otherTab = await newPage(DESKTOP);
+    await signInAs(otherTab, "expert");
+    const otherDialog = await openAnswerDialog(otherTab, question);
+    const answer = "Answered from the second tab: start with the contract, then the invoice.";
+    await otherDialog.getByRole("textbox", { name: "Your Answer" }).fill(answer);
+    await otherDialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect
+      .poll(() => otherTab.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+
+    await expert.clock.fastForward(31_000);
+    await expect
+      .poll(() => dialog.getByText("This question has already been answered.").isVisible(), {
+        timeout: 10_000,
+      })
+      .toBe(true);
+    expect(await dialog.getByText(answer).isVisible()).toBe(true);
+    expect(await dialog.getByRole("button", { name: "Submit Answer" }).count()).toBe(0);
+    expect(await dialog.getByRole("button", { name: "Decline question" }).count()).toBe(0);
+  });
+
   it("records an audio answer in the browser: timer, stop, play, send", async () => {
     const client = await newPage(DESKTOP);
     await signInAs(client, "client");
