@@ -96,20 +96,23 @@ export default function App() {
  * After an in-app move to another page, focus goes to its heading, where a page load would leave a
  * screen reader: otherwise it stays on the link pressed in the header, or drops to the body with the
  * button that went away, and nothing says the page changed. Focus already in the page's content (its
- * own tabs, a field) stays where it is.
+ * own tabs, a field) stays where it is. A link to a section (the header's /#faq) focuses that
+ * section's heading instead, also on the same page: the browser scrolls there but leaves focus behind,
+ * so the next Tab went back to the top.
  */
 function useFocusOnNewPage() {
-  const { pathname } = useLocation();
-  const shown = useRef(pathname);
+  const { pathname, hash } = useLocation();
+  const shown = useRef(pathname + hash);
   useEffect(() => {
-    if (shown.current === pathname) return;
-    shown.current = pathname;
+    if (shown.current === pathname + hash) return;
+    shown.current = pathname + hash;
     const main = document.getElementById("main-content");
-    if (!main || main.contains(document.activeElement)) return;
-    const heading = main.querySelector("h1");
+    const section = hash ? document.getElementById(hash.slice(1)) : null;
+    if (!main || (!section && main.contains(document.activeElement))) return;
+    const heading = section ? (section.querySelector("h2") ?? section) : main.querySelector("h1");
     if (heading) heading.tabIndex = -1;
     (heading ?? main).focus({ preventScroll: true });
-  }, [pathname]);
+  }, [pathname, hash]);
 }
 
 export function ErrorBoundary() {

@@ -104,6 +104,29 @@ describe("using the site by keyboard", () => {
     expect(await focused(page)).toMatchObject({ tag: "a", text: "Questions" });
   });
 
+  it("puts focus on the section a header link points to, from another page and from the same one", async () => {
+    const page = await pageAs("anonymous", DESKTOP);
+    await gotoHydrated(page, "/about");
+    await tabTo(page, (text) => text === "FAQ", 20);
+    await Promise.all([page.waitForURL((url) => url.hash === "#faq"), page.keyboard.press("Enter")]);
+    await expect.poll(async () => (await focused(page))?.id).toBe("faq-title");
+    expect((await focused(page))?.visibleFocus).toBe(true);
+    // The next Tab carries on inside the FAQ, not back at the top of the page.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#faq")))).toBe(true);
+
+    // From the phone menu on the home page itself: the menu closes, focus still reaches the section.
+    const phone = await pageAs("anonymous", PHONE);
+    await gotoHydrated(phone, "/");
+    await phone.getByRole("button", { name: "Open menu" }).click();
+    await phone.getByRole("link", { name: "How It Works" }).focus();
+    await Promise.all([
+      phone.waitForURL((url) => url.hash === "#how-it-works"),
+      phone.keyboard.press("Enter"),
+    ]);
+    await expect.poll(async () => (await focused(phone))?.id).toBe("how-title");
+  });
+
   it("switches the auth screen's tabs with the arrow keys, fields labelled", async () => {
     const page = await pageAs("anonymous", DESKTOP);
     await gotoHydrated(page, "/auth");
