@@ -324,6 +324,34 @@ describe("the expert's availability", () => {
     await expect.poll(() => page.getByText("Availability updated").first().isVisible()).toBe(true);
   });
 
+  it("keeps a client's unsent message through a pause in bookings, without breaking the page", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const expertId = await openBookingScreen(client);
+    const message = unique("A message written before the expert paused bookings");
+    await client.getByLabel("Message").fill(message);
+
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/availability");
+    const toggle = expert.getByRole("switch");
+    await toggle.click();
+    await expect.poll(() => expert.getByText("Availability updated").first().isVisible()).toBe(true);
+    try {
+      // The same tab comes back: the saved message has no form to go into.
+      await gotoHydrated(client, `/book/${expertId}`);
+      await expect
+        .poll(() => client.getByText("is not taking new bookings right now").isVisible())
+        .toBe(true);
+      expect(await client.getByText("Something went wrong").count()).toBe(0);
+    } finally {
+      await toggle.click();
+      await expect.poll(() => toggle.isChecked()).toBe(true);
+    }
+    await gotoHydrated(client, `/book/${expertId}`);
+    await expect.poll(() => client.getByLabel("Message").inputValue()).toBe(message);
+  });
+
   it("saves a weekly schedule in the chosen time zone", async () => {
     const page = await newPage(DESKTOP, BERLIN);
     await signInAs(page, "expert");

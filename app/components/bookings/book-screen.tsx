@@ -214,10 +214,12 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     },
   });
   useFocusFirstInvalid(form.id);
-  // The message is kept in the tab until the session is booked (the thank-you page forgets it).
-  useSessionDraft(`${BOOK_DRAFT_PREFIX}${expert.id}`, fields.message.value ?? "", (text) =>
-    form.update({ name: fields.message.name, value: text }),
-  );
+  // The message is kept in the tab until the session is booked (the thank-you page forgets it). It
+  // is put back only into a form on the page: an expert who stopped taking bookings shows none (and
+  // conform throws on a missing form), and the draft waits in the tab for when they start again.
+  useSessionDraft(`${BOOK_DRAFT_PREFIX}${expert.id}`, fields.message.value ?? "", (text) => {
+    if (document.getElementById(form.id)) form.update({ name: fields.message.name, value: text });
+  });
 
   function slotWasTaken(message: string, startsAt: number | null) {
     if (startsAt !== null) setTakenNow((current) => [...current, startsAt]);
