@@ -226,6 +226,32 @@ describe("booking a session in the browser (test mode)", () => {
     expect(await expert.getByRole("tabpanel").textContent()).toContain(name);
   });
 
+  it("fetches the times again when the server refuses the chosen one (the expert's hours changed)", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    await openBookingScreen(client);
+    await chooseFirstFreeSlot(client);
+    await client.locator("form#book-session").getByLabel("Message").fill(unique("Hours changed meanwhile"));
+    // What POST /api/bookings answers when the expert's hours no longer cover the listed time.
+    const refusal = "That time is outside the expert's hours. Please choose one of the listed times.";
+    await client.route("**/api/bookings", (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: "application/json",
+        body: JSON.stringify({ error: refusal, fieldErrors: { time: [refusal] } }),
+      }),
+    );
+    const refetched = client.waitForRequest(
+      (request) => request.method() === "GET" && new URL(request.url()).pathname.endsWith(".data"),
+    );
+    await client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click();
+    await refetched;
+    await expect.poll(() => client.getByText(refusal).first().isVisible()).toBe(true);
+    // The stale choice is dropped: the client picks again from the fresh list.
+    expect(await client.locator("#book-session-time").inputValue()).toBe("");
+    await client.unroute("**/api/bookings");
+  });
+
   it("says SPEC.md's alert for an unknown expert and sends a signed-out visitor to sign in", async () => {
     const page = await newPage(PHONE);
     await page.goto("/book/999999");

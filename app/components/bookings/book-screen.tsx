@@ -51,6 +51,11 @@ export const loginPath = (path: string) => `/auth?${new URLSearchParams({ redire
 
 class LoginRequired extends Error {}
 class SlotTaken extends Error {}
+/**
+ * The server refused the chosen date or time itself (the expert changed their hours or zone since
+ * the page loaded, or the hour passed): the listed times are stale, so they are fetched again.
+ */
+class SlotRefused extends Error {}
 /** The expert changed their price while the page was open: show the new one before any charge. */
 class PriceChanged extends Error {}
 class AlreadyBooked extends Error {
@@ -254,6 +259,9 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     if (response.status === 409 && body.slots !== undefined && body.error) {
       throw Object.assign(new SlotTaken(body.error), { status: 409 });
     }
+    if (response.status === 400 && body.error && (body.fieldErrors?.date || body.fieldErrors?.time)) {
+      throw new SlotRefused(body.error);
+    }
     if (!response.ok || !body.bookingId)
       throw new Error(body.error ?? "An error occurred. Please try again.");
     return body;
@@ -288,7 +296,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
       });
       if (!outcome.ok) {
         if (outcome.cause instanceof LoginRequired) throw outcome.cause;
-        if (outcome.cause instanceof SlotTaken) throw outcome.cause;
+        if (outcome.cause instanceof SlotTaken || outcome.cause instanceof SlotRefused) throw outcome.cause;
         if (outcome.cause instanceof AlreadyBooked) {
           unpaidBookingId.current = null;
           toast({ title: "Success!", description: "Your session is booked." });
@@ -332,6 +340,13 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
       }
       if (error instanceof SlotTaken) {
         slotWasTaken(error.message, startsAt);
+        return;
+      }
+      if (error instanceof SlotRefused) {
+        setTime("");
+        revalidator.revalidate();
+        setFormError(error.message);
+        toast({ title: "Time no longer available", description: error.message, variant: "destructive" });
         return;
       }
       if (error instanceof PriceChanged) {
