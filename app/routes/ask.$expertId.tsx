@@ -139,11 +139,15 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       { status: 400 },
     );
   }
+  // The price the page showed (test mode takes no card, but the expert's books count it): one that
+  // is no longer the price is refused, as on the paid path. Anything but whole cents never matches.
+  const shown = form.get("expectedAmount");
   const result = await askQuestion(deps, {
     asker: user,
     // To the expert in the address, unless the page found none there and so asked no one in particular.
     expertId: form.get("noExpert") === "yes" ? null : parseExpertId(params.expertId),
     ask: submission.value,
+    expectedAmount: typeof shown === "string" ? (/^\d{1,9}$/.test(shown) ? Number(shown) : -1) : null,
   });
   if (result.status === "refused") {
     return data(
@@ -400,6 +404,7 @@ export default function AskScreen() {
 
         <Form method="post" {...getFormProps(form)} className="stack">
           {expert ? null : <input type="hidden" name="noExpert" value="yes" />}
+          <input type="hidden" name="expectedAmount" value={price} />
           {form.errors ? (
             <p className="form-error" role="alert" id={form.errorId}>
               {form.errors.join(" ")}

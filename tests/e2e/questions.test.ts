@@ -123,6 +123,40 @@ describe("paid questions in the browser (test mode)", () => {
     expect(asked).toContain(localDay.replace(/, \d{4}$/, ""));
   });
 
+  it("refuses a question whose price changed while the page was open, and shows the new price", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    await gotoHydrated(client, `/ask/${expertId}`);
+    const question = uniqueQuestion("a price that moved");
+    await client.getByRole("textbox", { name: "Your Question" }).fill(question);
+
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    const before = (await (await expert.request.get(`/api/experts/${expertId}`)).json()) as {
+      questionRate: number;
+      sessionPrice: number;
+    };
+    const reprice = (questionRate: number) =>
+      expert.request.patch(`/api/experts/${expertId}`, {
+        data: { questionRate, sessionPrice: before.sessionPrice },
+      });
+    expect((await reprice(before.questionRate + 500)).ok()).toBe(true);
+    try {
+      const newPrice = `$${((before.questionRate + 500) / 100).toFixed(2)}`;
+      await client.getByRole("button", { name: "Submit Question (Test Mode)" }).click();
+      await expect
+        .poll(() => client.getByText(`The price of this question has changed to ${newPrice}.`).isVisible())
+        .toBe(true);
+      await expect.poll(() => client.locator(".payment-box__line strong").textContent()).toBe(newPrice);
+      expect(new URL(client.url()).pathname).toBe(`/ask/${expertId}`);
+      // Nothing was asked; the question is still there to send at the price now shown.
+      expect(await client.getByRole("textbox", { name: "Your Question" }).inputValue()).toBe(question);
+    } finally {
+      expect((await reprice(before.questionRate)).ok()).toBe(true);
+    }
+  });
+
   it("sends a signed-out visitor to sign in, and back to the question afterwards", async () => {
     const page = await newPage(DESKTOP);
     await page.goto("/ask");

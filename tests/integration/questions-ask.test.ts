@@ -338,6 +338,35 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     );
   });
 
+  it("refuses a test-mode question from the form whose price changed since the page showed it", async () => {
+    const expert = await newExpert("repriced-form", 1500);
+    const client = await newClient();
+    const page = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
+    expect(page).toMatch(/<input type="hidden" name="expectedAmount" value="1500"\/>/);
+    await db().update(experts).set({ questionRate: 2500 }).where(eq(experts.id, expert.expertId));
+
+    for (const expectedAmount of ["1500", "abc", "-2500", "2500.0", "1e3"]) {
+      const stale = await postForm(
+        `/ask/${expert.expertId}`,
+        { question: QUESTION, expectedAmount },
+        { cookie: client.cookie },
+      );
+      expect(stale.status, expectedAmount).toBe(409);
+      expect(await stale.text(), expectedAmount).toContain(
+        "The price of this question has changed to $25.00. Please check it and try again.",
+      );
+    }
+    expect(await countQuestions(client.userId)).toBe(0);
+
+    const current = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: QUESTION, expectedAmount: "2500" },
+      { cookie: client.cookie },
+    );
+    expect(current.status).toBe(302);
+    expect((await getQuestion(questionIdFrom(current))).amount).toBe(2500);
+  });
+
   it("refuses a question of invisible characters or NULs, as JSON or from the form, storing nothing", async () => {
     const expert = await newExpert("blank");
     const client = await newClient();
