@@ -59,7 +59,7 @@ export function CategoryCarousel({ categories }: { categories: CategoryData[] })
           className="carousel__button"
           aria-label="Scroll categories left"
           aria-controls="category-track"
-          disabled={edges.atStart}
+          aria-disabled={edges.atStart}
           onClick={() => scroll(-1)}
         >
           <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">
@@ -77,7 +77,7 @@ export function CategoryCarousel({ categories }: { categories: CategoryData[] })
           className="carousel__button"
           aria-label="Scroll categories right"
           aria-controls="category-track"
-          disabled={edges.atEnd}
+          aria-disabled={edges.atEnd}
           onClick={() => scroll(1)}
         >
           <svg viewBox="0 0 20 20" width="20" height="20" aria-hidden="true">

@@ -19,6 +19,7 @@ import {
 } from "./harness";
 import { executeSql } from "./support/d1";
 import { gotoHydrated, signInAs } from "./support/pages";
+import { seriousA11yViolations } from "./support/watch";
 
 const BERLIN = { timezoneId: "Europe/Berlin" };
 let run = 0;
@@ -529,6 +530,20 @@ describe("booking screens at 390 px and 1280 px", () => {
       await openBookingScreen(client);
       await chooseFirstFreeSlot(client);
       const width = await client.evaluate(() => document.documentElement.scrollWidth);
+      // Every month that can be shown, walked by keyboard: readable days (axe), and focus kept on
+      // the month button when it turns off at either end.
+      const previous = client.getByRole("button", { name: /^Previous month/ });
+      const next = client.getByRole("button", { name: /^Next month/ });
+      await previous.focus();
+      while (await previous.isEnabled()) await client.keyboard.press("Enter");
+      expect(await previous.evaluate((button) => button === document.activeElement)).toBe(true);
+      await next.focus();
+      for (;;) {
+        expect(await seriousA11yViolations(client, { include: ".month-calendar" })).toEqual([]);
+        if (await next.isDisabled()) break;
+        await client.keyboard.press("Enter");
+      }
+      expect(await next.evaluate((button) => button === document.activeElement)).toBe(true);
       expect(width).toBeLessThanOrEqual(viewport.width);
       await screenshot(client, `booking-screen-${name}`);
       await gotoHydrated(client, "/dashboard/bookings");

@@ -33,14 +33,19 @@ describe("the home page", () => {
     await expect.poll(() => left.isEnabled()).toBe(true);
     await screenshot(page, "discovery-home-carousel-desktop");
 
-    // Keep going, a step at a time, to the end: the right button turns off there.
+    // Keep going by keyboard, a step at a time, to the end: the right button turns off there, and
+    // keeps the focus (a disabled button would drop it to the page's top).
+    await right.focus();
     for (let position = 300; position < max; ) {
       expect(await right.isEnabled()).toBe(true);
-      await right.click();
+      await page.keyboard.press("Enter");
       position = Math.min(position + 300, max);
       await expect.poll(scrollLeft).toBe(position);
     }
     await expect.poll(() => right.isDisabled()).toBe(true);
+    expect(await right.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press("Enter");
+    expect(await scrollLeft()).toBe(Math.round(max));
 
     await left.click();
     await expect.poll(() => right.isEnabled()).toBe(true);

@@ -111,8 +111,9 @@ export function MonthCalendar({
         <button
           type="button"
           className="btn btn--ghost btn--sm"
-          onClick={() => onMonthChange(previous)}
-          disabled={!canShow(previous)}
+          // aria-disabled, not disabled: a disabled button under the keyboard drops focus to the page.
+          onClick={() => canShow(previous) && onMonthChange(previous)}
+          aria-disabled={!canShow(previous)}
           aria-label={`Previous month, ${formatMonthTitle(previous)}`}
         >
           <span aria-hidden="true">‹</span>
@@ -123,8 +124,8 @@ export function MonthCalendar({
         <button
           type="button"
           className="btn btn--ghost btn--sm"
-          onClick={() => onMonthChange(next)}
-          disabled={!canShow(next)}
+          onClick={() => canShow(next) && onMonthChange(next)}
+          aria-disabled={!canShow(next)}
           aria-label={`Next month, ${formatMonthTitle(next)}`}
         >
           <span aria-hidden="true">›</span>
