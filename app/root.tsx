@@ -101,18 +101,27 @@ export default function App() {
  * so the next Tab went back to the top.
  */
 function useFocusOnNewPage() {
-  const { pathname, hash } = useLocation();
+  const { pathname, hash, search } = useLocation();
   const shown = useRef(pathname + hash);
+  const query = useRef(search);
   useEffect(() => {
-    if (shown.current === pathname + hash) return;
+    const moved = shown.current !== pathname + hash;
+    if (!moved && query.current === search) return;
     shown.current = pathname + hash;
+    query.current = search;
     const main = document.getElementById("main-content");
     const section = hash ? document.getElementById(hash.slice(1)) : null;
-    if (!main || (!section && main.contains(document.activeElement))) return;
-    const heading = section ? (section.querySelector("h2") ?? section) : main.querySelector("h1");
+    const active = document.activeElement;
+    // The same page with a new query (browse's filters, its pages): only if the control pressed left
+    // with the old results and took focus with it.
+    if (!main || (moved ? !section && main.contains(active) : active && active !== document.body)) return;
+    // A section's own heading; the skip link's target (main itself) takes the focus as it is.
+    const heading = section
+      ? (section.querySelector<HTMLElement>(":scope>h2") ?? section)
+      : main.querySelector("h1");
     if (heading) heading.tabIndex = -1;
     (heading ?? main).focus({ preventScroll: true });
-  }, [pathname, hash]);
+  }, [pathname, hash, search]);
 }
 
 export function ErrorBoundary() {

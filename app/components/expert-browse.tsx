@@ -85,10 +85,14 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
     }
   }, [query.q]);
 
-  // Close the Filters menu after any navigation (a preset, Apply, a chip).
+  // Close the Filters menu after any navigation (a preset, Apply, a chip). Focus on what it hid (the
+  // preset, Apply) goes to its toggle, not to the page's top.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change on purpose
   useEffect(() => {
-    if (filtersRef.current) filtersRef.current.open = false;
+    const menu = filtersRef.current;
+    if (!menu?.open) return;
+    menu.open = false;
+    if (menu.contains(document.activeElement)) menu.querySelector("summary")?.focus();
   }, [location.key]);
 
   const go = (next: Partial<BrowseQuery>, options?: { replace?: boolean }) => {

@@ -60,6 +60,9 @@ describe("using the site by keyboard", () => {
     expect(skip?.visibleFocus).toBe(true);
     await page.keyboard.press("Enter");
     await expect.poll(async () => (await focused(page))?.id).toBe("main-content");
+    // And it stays there once the app has seen the new address.
+    await framesLater(page);
+    expect((await focused(page))?.id).toBe("main-content");
   });
 
   it("opens the phone menu, follows a link from it and closes it, all by keyboard", async () => {
@@ -208,6 +211,41 @@ describe("using the site by keyboard", () => {
     await dialog.waitFor({ state: "hidden" });
     await expect.poll(async () => (await focused(page))?.text).toBe(name);
     expect((await focused(page))?.visibleFocus).toBe(true);
+  });
+
+  it("keeps focus on the browse page when a filter or a page link takes itself away", async () => {
+    const page = await pageAs("anonymous", DESKTOP);
+    await gotoHydrated(page, "/experts");
+    const lost = () => page.evaluate(() => document.activeElement === document.body);
+
+    // A price preset, chosen in the Filters menu, which closes behind it.
+    await page.locator("details.filters-menu summary").focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("link", { name: "$0 - $100" }).focus();
+    await Promise.all([page.waitForURL(/maxPrice=100/), page.keyboard.press("Enter")]);
+    await framesLater(page);
+    expect(await lost()).toBe(false);
+
+    // The chip that removes that filter.
+    await page.getByRole("link", { name: "Remove filter Price: Up to $100" }).focus();
+    await Promise.all([
+      page.waitForURL((url) => !url.search.includes("maxPrice")),
+      page.keyboard.press("Enter"),
+    ]);
+    await framesLater(page);
+    expect(await lost()).toBe(false);
+
+    // Next, to the last page, where there is no Next.
+    for (;;) {
+      const next = page.getByRole("link", { name: "Next", exact: true });
+      if ((await next.count()) === 0) break;
+      const current = page.url();
+      await next.focus();
+      await Promise.all([page.waitForURL((url) => url.href !== current), page.keyboard.press("Enter")]);
+      await framesLater(page);
+      expect(await lost()).toBe(false);
+    }
+    expect(new URL(page.url()).searchParams.get("page")).not.toBeNull();
   });
 
   it("closes the browse Filters menu and the expert's portal menu with Escape, focus on their toggles", async () => {
