@@ -15,6 +15,9 @@ export async function copyText(text: string): Promise<boolean> {
   } catch {
     // Fall through to the older way (e.g. the page is not focused or not a secure context).
   }
+  // Selecting the hidden field takes the focus: it goes back to where it was (the Copy button), or
+  // a keyboard user would continue from the top of the page.
+  const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
   const area = document.createElement("textarea");
   area.value = text;
   area.setAttribute("readonly", "");
@@ -29,6 +32,7 @@ export async function copyText(text: string): Promise<boolean> {
     copied = false;
   }
   area.remove();
+  previous?.focus({ preventScroll: true });
   return copied;
 }
 

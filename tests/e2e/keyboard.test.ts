@@ -248,6 +248,19 @@ describe("using the site by keyboard", () => {
     expect(new URL(page.url()).searchParams.get("page")).not.toBeNull();
   });
 
+  it("keeps focus on Copy when the browser refuses the clipboard and the older way copies", async () => {
+    const page = await pageAs("expert", DESKTOP);
+    await gotoHydrated(page, "/expert/share");
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new DOMException("refused", "NotAllowedError"));
+    });
+    const copy = page.getByRole("button", { name: "Copy profile link" });
+    await copy.focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => copy.textContent()).toBe("Copied");
+    expect(await copy.evaluate((button) => button === document.activeElement)).toBe(true);
+  });
+
   it("closes the browse Filters menu and the expert's portal menu with Escape, focus on their toggles", async () => {
     const page = await pageAs("expert", PHONE);
     await gotoHydrated(page, "/experts");
