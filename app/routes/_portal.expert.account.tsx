@@ -7,7 +7,7 @@ import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [
-  { title: "Account | Expert Portal" },
+  { title: "Account | Expert Answers" },
   { name: "robots", content: "noindex" },
 ];
 

@@ -11,7 +11,7 @@ import portalHref from "~/styles/expert-portal.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalHref }];
 
 export const meta: MetaFunction = () => [
-  { title: "Earnings Analytics | Expert Portal" },
+  { title: "Earnings Analytics | Expert Answers" },
   { name: "robots", content: "noindex" },
 ];
 

@@ -13,7 +13,7 @@ import portalHref from "~/styles/expert-portal.css";
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalHref }];
 
 export const meta: MetaFunction = () => [
-  { title: "Share | Expert Portal" },
+  { title: "Share | Expert Answers" },
   { name: "robots", content: "noindex" },
 ];
 

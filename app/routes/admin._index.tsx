@@ -26,10 +26,13 @@ import questionsStylesHref from "~/styles/questions.css";
 
 export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
 
-export const meta: MetaFunction = () => [
-  { title: "Admin | Expert Answers" },
-  { name: "robots", content: "noindex" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  const selected = data?.selected;
+  const open = selected ? (OPEN_QUESTION_STATUSES as readonly string[]).includes(selected.status) : false;
+  // Each state its own title, as its heading: a question chosen to answer is not "Admin".
+  const title = selected ? `${open ? "Answer Question" : "Question"} #${selected.id} | Admin` : "Admin";
+  return [{ title: `${title} | Expert Answers` }, { name: "robots", content: "noindex" }];
+};
 
 const FILTER_LABELS: Record<AdminFilter, string> = { all: "All", pending: "Pending", answered: "Answered" };
 

@@ -50,6 +50,27 @@ describe("the expert portal's guards", () => {
   });
 });
 
+describe("the portal's page titles", () => {
+  it("names each page, then the site, as every other page does", async () => {
+    const { cookie } = await signedInExpert("titled-expert");
+    const titles: Record<string, string> = {
+      "/expert/dashboard": "Expert Dashboard",
+      "/expert/questions": "Questions",
+      "/expert/bookings": "Bookings",
+      "/expert/availability": "Availability",
+      "/expert/settings": "Edit Profile",
+      "/expert/earnings": "Earnings",
+      "/expert/earnings/analytics": "Earnings Analytics",
+      "/expert/share": "Share",
+      "/expert/account": "Account",
+    };
+    for (const [path, title] of Object.entries(titles)) {
+      const html = await (await get(path, cookie)).text();
+      expect(html, path).toContain(`<title>${title} | Expert Answers</title>`);
+    }
+  });
+});
+
 describe("the portal sidebar", () => {
   it("lists SPEC.md's items in order, with View Profile in a new tab before Account", async () => {
     const { cookie } = await signedInExpert("sidebar-expert");

@@ -345,6 +345,11 @@ describe("the admin area (/admin)", () => {
     const question = await pendingQuestion(client.userId, expert.expertId);
     const html = await (await get(`/admin?question=${question.id}`, admin.cookie)).text();
     expect(html).toContain(`Answer Question #${question.id}`);
+    // The tab says which question is open, as the heading does.
+    expect(html).toContain(`<title>Answer Question #${question.id} | Admin | Expert Answers</title>`);
+    expect(await (await get("/admin", admin.cookie)).text()).toContain(
+      "<title>Admin | Expert Answers</title>",
+    );
 
     const empty = await postForm(
       `/questions/${question.id}/answer`,

@@ -33,7 +33,7 @@ export const links: LinksFunction = () => [
 ];
 
 export const meta: MetaFunction = () => [
-  { title: "Edit Profile | Expert Portal" },
+  { title: "Edit Profile | Expert Answers" },
   { name: "robots", content: "noindex" },
 ];
 
