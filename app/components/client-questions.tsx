@@ -127,14 +127,19 @@ export function ClientQuestions({
       </div>
       <Tabs value={tab} onValueChange={setTab}>
         <TabsList aria-label="Filter questions">
-          {QUESTION_TABS.map((item) => (
-            <TabsTrigger key={item.value} value={item.value}>
-              {item.label}
-              <span className="tabs-count" aria-hidden="true">
-                {questionsForTab(questions, item.value).length}
-              </span>
-            </TabsTrigger>
-          ))}
+          {QUESTION_TABS.map((item) => {
+            const count = questionsForTab(questions, item.value).length;
+            // The badge is drawn for the eye; its count is read as "Pending (2)", as the expert's tabs are.
+            return (
+              <TabsTrigger key={item.value} value={item.value}>
+                {item.label}
+                <span className="tabs-count" aria-hidden="true">
+                  {count}
+                </span>
+                <span className="visually-hidden">{` (${count})`}</span>
+              </TabsTrigger>
+            );
+          })}
         </TabsList>
         {QUESTION_TABS.map((item) => {
           const list = questionsForTab(questions, item.value);

@@ -168,7 +168,9 @@ export default function ExpertDashboard() {
         <section className="card stack" aria-labelledby="pending-title">
           <div className="section-heading">
             <h2 id="pending-title">Pending Questions</h2>
-            <Link to="/expert/questions">View all</Link>
+            <Link to="/expert/questions">
+              View all<span className="visually-hidden"> questions</span>
+            </Link>
           </div>
           {dashboard.pendingList.length === 0 ? (
             <p className="empty-state">No pending questions. New questions will appear here.</p>
@@ -203,7 +205,9 @@ export default function ExpertDashboard() {
         <section className="card stack" aria-labelledby="upcoming-title">
           <div className="section-heading">
             <h2 id="upcoming-title">Upcoming Bookings</h2>
-            <Link to="/expert/bookings">View all</Link>
+            <Link to="/expert/bookings">
+              View all<span className="visually-hidden"> bookings</span>
+            </Link>
           </div>
           {dashboard.upcomingList.length === 0 ? (
             <p className="empty-state">No upcoming sessions. Confirmed bookings will appear here.</p>

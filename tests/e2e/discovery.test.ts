@@ -388,6 +388,9 @@ describe("the client dashboard", () => {
     const answered = await visibleItems();
     expect(answered).toBeGreaterThan(0);
     expect(pending + answered).toBe(all);
+    // Each tab's name carries its count, for those who cannot see the badge.
+    expect(await questions.getByRole("tab", { name: `Answered (${answered})`, exact: true }).count()).toBe(1);
+    expect(await questions.getByRole("tab", { name: `All (${all})`, exact: true }).count()).toBe(1);
 
     // Keyboard: arrows move between the tabs.
     await questions.getByRole("tab", { name: "Answered" }).focus();

@@ -29,6 +29,13 @@ describe("the expert portal with the demo expert's history", () => {
         .locator(".stat-card__value");
       expect(await response.textContent()).toMatch(/^\d+\.\d hours$/);
       expect(await page.getByRole("heading", { name: "Performance Overview" }).isVisible()).toBe(true);
+      // The two "View all" links say where they go, to those who hear them out of their section.
+      for (const [name, href] of [
+        ["View all questions", "/expert/questions"],
+        ["View all bookings", "/expert/bookings"],
+      ]) {
+        expect(await page.getByRole("link", { name, exact: true }).getAttribute("href"), name).toBe(href);
+      }
       expect(await page.locator(".bar-chart__bar").count()).toBeGreaterThan(0);
       await expectNoHorizontalScroll(page, "dashboard");
       await screenshot(page, `expert-dashboard-${label}`);
