@@ -1367,6 +1367,16 @@ const upcomingWhere = (expertId: number, now: Date) =>
     sql`${bookings.endsAt} > ${now.getTime()}`,
   );
 
+const clientUsers = alias(users, "client_user");
+
+/**
+ * Whom a session is with, as the expert reads it: the name given when booking, else the account's
+ * name ("Deleted account" once the client has closed it), else "Client".
+ */
+export function bookingClientName(bookingName: string | null, accountName: string | null): string {
+  return bookingName?.trim() || accountName || "Client";
+}
+
 /**
  * The expert's upcoming sessions (confirmed, not over yet), soonest first: the one reading of
  * "upcoming" shared by the dashboard, the Bookings page and Upcoming Appointments. A query (not
@@ -1380,12 +1390,14 @@ export function upcomingBookingsQuery(
     .select({
       id: bookings.id,
       name: bookings.name,
+      clientAccountName: personNameSql(clientUsers),
       startsAt: bookings.startsAt,
       endsAt: bookings.endsAt,
       duration: bookings.duration,
       notes: bookings.notes,
     })
     .from(bookings)
+    .leftJoin(clientUsers, eq(clientUsers.id, bookings.userId))
     .where(
       and(upcomingWhere(expertId, now), until ? sql`${bookings.startsAt} < ${until.getTime()}` : undefined),
     )
@@ -1404,7 +1416,7 @@ export type UpcomingAppointment = {
   time: string;
   startsAt: number;
   duration: number;
-  clientName: string | null;
+  clientName: string;
 };
 
 /** Upcoming Appointments on /expert/availability: the next 7 days, in the expert's zone. */
@@ -1422,12 +1434,10 @@ export async function listUpcomingAppointments(
       time: local.time,
       startsAt: row.startsAt.getTime(),
       duration: row.duration,
-      clientName: row.name?.trim() || null,
+      clientName: bookingClientName(row.name, row.clientAccountName),
     };
   });
 }
-
-const clientUsers = alias(users, "client_user");
 
 export type ExpertBookingStatus = "pending" | "confirmed" | "completed" | "cancelled";
 
@@ -1494,7 +1504,7 @@ export async function getExpertCalendar(
     const startsAt = booking.startsAt.getTime();
     const endsAt = booking.endsAt.getTime();
     const start = instantToLocal(startsAt, timeZone);
-    const clientName = booking.name?.trim() || clientAccountName || "Client";
+    const clientName = bookingClientName(booking.name, clientAccountName);
     const event = sessionEvent({
       bookingId: booking.id,
       expertName: expert?.name ?? "Expert",
@@ -1608,7 +1618,7 @@ export async function getCalendarEventForViewer(
   return sessionEvent({
     bookingId: booking.id,
     expertName: row.expertName,
-    clientName: booking.name?.trim() || row.clientAccountName || "Client",
+    clientName: bookingClientName(booking.name, row.clientAccountName),
     viewer,
     startsAt: booking.startsAt.getTime(),
     endsAt: booking.endsAt.getTime(),

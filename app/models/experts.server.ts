@@ -10,7 +10,7 @@ import type {
   ExpertPricingInput,
   ExpertProfileInput,
 } from "~/schemas/expert";
-import { upcomingBookingsCount, upcomingBookingsQuery } from "./bookings.server";
+import { bookingClientName, upcomingBookingsCount, upcomingBookingsQuery } from "./bookings.server";
 import { expertReviewsQuery, toPublicReview } from "./discovery.server";
 import { notificationStatements } from "./notifications.server";
 
@@ -436,10 +436,11 @@ export async function getExpertDashboard(db: Database, { expertId, now }: { expe
     recentReviews: recentReviews.map(toPublicReview),
     pendingList: pending,
     // In the expert's zone now, not the wall clock stored at booking time (they may have moved).
-    upcomingList: upcoming.map(({ endsAt, ...booking }) => {
+    upcomingList: upcoming.map(({ endsAt, name, clientAccountName, ...booking }) => {
       const start = instantToLocal(booking.startsAt, timeZone);
       return {
         ...booking,
+        clientName: bookingClientName(name, clientAccountName),
         date: start.date,
         startTime: start.time,
         endTime: instantToLocal(endsAt, timeZone).time,

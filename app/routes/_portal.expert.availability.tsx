@@ -232,7 +232,7 @@ function UpcomingAppointments({ appointments, today }: Pick<Loaded, "appointment
               <span className="appointment__day">{formatDayLabel(appointment.date, today)}</span>
               <span className="appointment__time">{formatTime12(appointment.time)}</span>
               <span className="appointment__duration">{`${appointment.duration} minutes`}</span>
-              <span className="appointment__client">{appointment.clientName || "Client"}</span>
+              <span className="appointment__client">{appointment.clientName}</span>
             </li>
           ))}
         </ul>

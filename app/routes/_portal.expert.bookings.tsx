@@ -8,6 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { usePaymentsTestMode } from "~/components/use-payments-test-mode";
+import { expertCancelDescription } from "~/lib/booking-texts";
 import { formatCents } from "~/lib/money";
 import {
   dateInZone,
@@ -278,9 +279,7 @@ function BookingDetails({
   }, [cancellable]);
   // Test mode takes no payment, so there is nothing to refund and nothing is said to be.
   const testMode = usePaymentsTestMode();
-  const refund = testMode
-    ? "Booked in test mode, so no payment was taken and there is nothing to refund."
-    : `${booking.clientName} gets a full refund${booking.amount > 0 ? ` of ${formatCents(booking.amount)}` : ""}.`;
+
   return (
     <DialogContent
       className="booking-dialog"
@@ -344,7 +343,11 @@ function BookingDetails({
         <div className="dialog-footer dialog-footer--start">
           <CancelBookingButton
             bookingId={booking.id}
-            description={`${booking.clientName} is told, and the time opens up for other clients. ${refund}`}
+            description={expertCancelDescription({
+              clientName: booking.clientName,
+              amountCents: booking.amount,
+              testMode,
+            })}
           />
         </div>
       ) : null}

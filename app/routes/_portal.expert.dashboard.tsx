@@ -6,7 +6,7 @@ import { buttonClass } from "~/components/ui/button";
 import { formatLocalDate, formatResponseTime, formatSpan } from "~/lib/format-date";
 import { formatCents } from "~/lib/money";
 import { formatMonth } from "~/lib/months";
-import { dateInZone } from "~/lib/slots";
+import { dateInZone, formatTime12 } from "~/lib/slots";
 import { getMonthlyEarnings, type MonthlyEarnings } from "~/models/earnings.server";
 import { getExpertDashboard } from "~/models/experts.server";
 import portalHref from "~/styles/expert-portal.css";
@@ -216,10 +216,10 @@ export default function ExpertDashboard() {
               {dashboard.upcomingList.map((booking) => (
                 <li key={booking.id} className="item-list__item">
                   <p className="item-list__title">
-                    {formatLocalDate(booking.date)} · {booking.startTime}–{booking.endTime}
+                    {`${formatLocalDate(booking.date)} · ${formatTime12(booking.startTime)} – ${formatTime12(booking.endTime)}`}
                   </p>
                   <p className="item-list__meta">
-                    {booking.name ?? "Client"} · {booking.duration} minutes
+                    {booking.clientName} · {booking.duration} minutes
                   </p>
                 </li>
               ))}

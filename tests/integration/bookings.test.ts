@@ -4,7 +4,7 @@
  * expert's calendar and schedule, calendar files, and cancelling. Paying with Stripe is in
  * tests/integration/payments/bookings.test.ts.
  */
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { availability, bookings, emailOutbox, experts } from "~/db/schema.server";
@@ -20,7 +20,7 @@ import { createBooking, freeExpiredHolds } from "~/models/bookings.server";
 import { getExpertDashboard } from "~/models/experts.server";
 import { cacheKeys } from "~/services/cache.server";
 import { bookingTimes, insertBooking } from "../factories";
-import { db, get, postForm, postRaw } from "./support/accounts";
+import { BASE, db, get, postForm, postRaw } from "./support/accounts";
 import {
   book,
   bookableDate,
@@ -833,6 +833,41 @@ describe("the expert's calendar and schedule", () => {
     expect((await get(`/api/experts/${expert.expertId}/bookings`, other.cookie)).status).toBe(403);
     const own = await get(`/api/experts/${expert.expertId}/bookings?status=confirmed`, expert.cookie);
     expect(((await own.json()) as { id: number }[]).map((row) => row.id)).toEqual([first.bookingId]);
+  });
+
+  it("names a session whose client deleted their account the same on every portal page, with 12-hour times", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    // Under 24 hours away: closing the account leaves it booked (it is too late to cancel).
+    const startsAt = new Date(Math.ceil((Date.now() + 5 * HOUR) / HOUR) * HOUR);
+    const booking = await insertBooking(db(), {
+      expertId: expert.expertId,
+      userId: client.userId,
+      name: "Pat Leaving",
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + HOUR),
+      status: "confirmed",
+    });
+    const closed = await SELF.fetch(`${BASE}/api/users/${client.userId}`, {
+      method: "DELETE",
+      headers: { cookie: client.cookie },
+    });
+    expect(closed.status).toBe(200);
+    expect((await db().select().from(bookings).where(eq(bookings.id, booking.id)))[0]).toMatchObject({
+      status: "confirmed",
+      name: null,
+    });
+
+    const dashboard = await getExpertDashboard(db(), { expertId: expert.expertId, now: new Date() });
+    expect(dashboard.upcomingList.map((row) => row.clientName)).toEqual(["Deleted account"]);
+    const dashboardHtml = await (await get("/expert/dashboard", expert.cookie)).text();
+    expect(dashboardHtml).toMatch(/>Deleted account(<!-- -->)? · (<!-- -->)?60(<!-- -->)? minutes</);
+    // Hours as every other portal page writes them.
+    const start = instantToLocal(startsAt.getTime(), "America/New_York");
+    const end = instantToLocal(startsAt.getTime() + HOUR, "America/New_York");
+    expect(dashboardHtml).toContain(` · ${formatTime12(start.time)} – ${formatTime12(end.time)}<`);
+    expect(await (await get("/expert/availability", expert.cookie)).text()).toContain("Deleted account");
+    expect(await (await get("/expert/bookings", expert.cookie)).text()).toContain("Deleted account");
   });
 
   it("lists the next 7 days under Upcoming Appointments, or says there are none", async () => {

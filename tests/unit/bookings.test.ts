@@ -3,6 +3,7 @@
  * shared booking and schedule schemas with SPEC.md's messages.
  */
 import { describe, expect, it } from "vitest";
+import { expertCancelDescription } from "~/lib/booking-texts";
 import {
   escapeText,
   foldLine,
@@ -185,5 +186,28 @@ describe("the weekly schedule schema", () => {
     expect(issues(ScheduleSchema.safeParse({ intent: "schedule", timeZone: "UTC", days: none }))).toEqual([
       "Choose at least one day. To stop taking new bookings, switch bookings off above.",
     ]);
+  });
+});
+
+describe("the expert's Cancel Session confirmation", () => {
+  it("says who is told and what is refunded", () => {
+    expect(expertCancelDescription({ clientName: "Sam Lee", amountCents: 12000, testMode: false })).toBe(
+      "Sam Lee is told, and the time opens up for other clients. Sam Lee gets a full refund of $120.00.",
+    );
+    expect(expertCancelDescription({ clientName: "Sam Lee", amountCents: 12000, testMode: true })).toBe(
+      "Sam Lee is told, and the time opens up for other clients. Booked in test mode, so no payment was taken and there is nothing to refund.",
+    );
+  });
+
+  it("promises nothing to a client who deleted their account, whose card is still refunded", () => {
+    const text = expertCancelDescription({
+      clientName: "Deleted account",
+      amountCents: 5000,
+      testMode: false,
+    });
+    expect(text).toBe(
+      "The client has deleted their account; the time opens up for other clients. The client's card gets a full refund of $50.00.",
+    );
+    expect(text).not.toContain("Deleted account is told");
   });
 });
