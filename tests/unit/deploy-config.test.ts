@@ -3,8 +3,10 @@
  * inherited by `[env.production]`: a deploy with `--env production` must still get every one.
  */
 
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import { COMMON_SECURITY_HEADERS, PERMISSIONS_POLICY } from "../../workers/security-headers";
 
 type Binding = { binding: string } & Record<string, unknown>;
 /** The part of wrangler's reading of the file this test compares. */
@@ -61,5 +63,40 @@ describe("wrangler.toml", () => {
     expect(production.vars).toMatchObject({ ENVIRONMENT: "production", DEMO_MODE: "false" });
     expect(production.observability).toMatchObject({ enabled: true });
     expect(production.triggers.crons).toEqual(["*/5 * * * *"]);
+  });
+});
+
+describe("public/_headers (the files served without the Worker)", () => {
+  /** The headers of the `/*` block, as Workers static assets read them. */
+  const everyFile = () => {
+    const block = readFileSync("public/_headers", "utf8")
+      .split(/\n(?=\/)/)
+      .find((part) => part.startsWith("/*\n"));
+    return Object.fromEntries(
+      (block ?? "")
+        .split("\n")
+        .slice(1)
+        .filter((line) => /^\s+\S/.test(line))
+        .map((line) => {
+          const [name, ...value] = line.trim().split(": ");
+          return [name, value.join(": ")];
+        }),
+    );
+  };
+
+  it("gives every static file the Worker's security headers, and a policy that runs nothing", () => {
+    const headers = everyFile();
+    expect(headers["Permissions-Policy"]).toBe(PERMISSIONS_POLICY);
+    for (const name of [
+      "Strict-Transport-Security",
+      "X-Content-Type-Options",
+      "Referrer-Policy",
+      "X-Frame-Options",
+    ]) {
+      expect(headers[name], name).toBe(COMMON_SECURITY_HEADERS[name]);
+    }
+    expect(headers["Content-Security-Policy"]).toMatch(
+      /^default-src 'none';.* frame-ancestors 'none'; sandbox$/,
+    );
   });
 });
