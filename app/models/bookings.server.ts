@@ -1183,7 +1183,7 @@ function refundMessage(refund: "refunded" | "refund_failed" | "none", amount: nu
 /**
  * Refunds a booking's payment in full, once: the ledger line must still be `captured`. A refusal is
  * kept on the line (`lastError`) and retried with a fresh idempotency key; test-mode lines (no card
- * was charged) are simply marked refunded.
+ * was charged) are cancelled, not refunded.
  */
 export async function refundBooking(
   deps: BookingDeps,
@@ -1216,8 +1216,15 @@ export async function refundBooking(
     ]);
   const paymentIntentId = booking.paymentIntentId ?? line.stripePaymentIntentId;
   if (!paymentIntentId) {
-    await refunded(null);
-    return "refunded";
+    // Booked in test mode: no card was charged, so nothing is refunded. The line is cancelled, so
+    // the expert's books (and their CSV) never show a refund of money that was never taken.
+    await ledgerUpdateStatement(
+      db,
+      { bookingId },
+      { status: "cancelled", settledAt: now, lastError: null },
+      { now, from: ["captured"] },
+    );
+    return "none";
   }
   let outcome: Awaited<ReturnType<typeof refundPayment>>;
   if (!deps.stripe) {

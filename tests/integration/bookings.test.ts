@@ -564,20 +564,23 @@ describe("cancelling", () => {
   const cancel = (bookingId: number, cookie: string) =>
     postRaw(`/bookings/${bookingId}/cancel`, null, { cookie });
 
-  it("lets the client cancel a day ahead: refunded in full, the slot free again, the expert told", async () => {
+  it("lets the client cancel a day ahead: nothing to refund in test mode, the slot free again, the expert told", async () => {
     const { expert, client, bookingId } = await confirmedBooking(7);
     const response = await cancel(bookingId, client.cookie);
     expect(response.status).toBe(200);
-    // Test mode charged nothing: the ledger is settled, and the client is not told of a refund.
+    // Test mode charged nothing: the line is cancelled, not refunded, and nobody is told of a refund.
     expect(await response.json()).toMatchObject({
       ok: true,
-      refund: "refunded",
+      refund: "none",
       message: "The session was cancelled. It was booked in test mode, so no payment was taken.",
     });
     const row = await getBooking(bookingId);
     expect(row).toMatchObject({ status: "cancelled", cancelledBy: client.userId });
-    expect(row.refundedAt).not.toBeNull();
-    expect(await bookingLedger(bookingId)).toMatchObject({ status: "refunded" });
+    expect(row.refundedAt).toBeNull();
+    expect(await bookingLedger(bookingId)).toMatchObject({ status: "cancelled" });
+    const csv = await (await get("/expert/earnings/export", expert.cookie)).text();
+    expect(csv).toMatch(/Session,cancelled,not counted,/);
+    expect(csv).not.toContain("refunded");
     expect(await notificationKinds(expert.userId)).toContain("booking_cancelled");
     expect(await notificationKinds(client.userId)).not.toContain("booking_cancelled");
 
