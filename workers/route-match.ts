@@ -49,6 +49,8 @@ export function createRouteMatcher(
   const routes = Object.values(manifest).filter((route): route is ManifestRoute => route !== undefined);
   const tree = childrenOf(routes, rootParentId);
   return (pathname) => {
+    // Remix's own route-discovery endpoint, which no route file answers.
+    if (pathname === "/__manifest") return "__manifest";
     const matches = matchRoutes(tree, pagePathOf(pathname));
     return matches?.at(-1)?.route.id ?? null;
   };
