@@ -163,6 +163,7 @@ async function store(
   if ((headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html")) {
     headers.set(SCRIPT_HASHES_HEADER, (await inlineScriptHashes(text)).join(" "));
   }
+  headers.set("ETag", await weakEtag(text));
   const compressed = await new Response(
     new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")),
   ).arrayBuffer();
@@ -191,6 +192,24 @@ async function matchStored(cache: Cache, key: string, hot: HotCopies | undefined
     cached: new Response(body, { ...PRE_COMPRESSED, status: cached.status, headers: cached.headers }),
     copy,
   };
+}
+
+/**
+ * A weak validator of a stored copy, from its content: a browser that has it (max-age=0 makes it
+ * ask every time) gets a 304 instead of the page again. Weak, because the gzip and the plain
+ * representations share it.
+ */
+async function weakEtag(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  return `W/"${[...digest.slice(0, 10)].map((byte) => byte.toString(16).padStart(2, "0")).join("")}"`;
+}
+
+/** Whether the request's If-None-Match names `etag` (weak comparison, RFC 9110 13.1.2). */
+function alreadyHas(request: Request, etag: string | null): boolean {
+  const asked = request.headers.get("If-None-Match");
+  if (!asked || !etag) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return asked.split(",").some((tag) => tag.trim() === "*" || opaque(tag) === opaque(etag));
 }
 
 /** A stored copy as this request takes it: the gzip bytes as they are, or unpacked. */
@@ -398,7 +417,15 @@ export async function serveWithEdgeCache(
             }),
         );
       }
-      return withStatus(served, state === "fresh" ? "HIT" : "STALE");
+      const label = state === "fresh" ? "HIT" : "STALE";
+      if (alreadyHas(request, served.headers.get("ETag"))) {
+        await served.body?.cancel();
+        const headers = new Headers(served.headers);
+        headers.delete("Content-Encoding");
+        headers.delete("Content-Length");
+        return withStatus(new Response(null, { status: 304, headers }), label);
+      }
+      return withStatus(served, label);
     }
     hot?.delete(key);
     await cached.body?.cancel();

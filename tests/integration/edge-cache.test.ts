@@ -91,6 +91,26 @@ describe("the edge cache", () => {
     expect(body).toContain("Ada Quill");
   });
 
+  it("answers a browser's revalidation of a stored copy it already has with 304 and no body", async () => {
+    const { response } = await untilHit("/experts?sort=newest");
+    const etag = response.headers.get("ETag");
+    expect(etag).toMatch(/^W\/"[0-9a-f]{16,}"$/);
+    const again = await anonymous("/experts?sort=newest", { "If-None-Match": etag! });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("ETag")).toBe(etag);
+    expect(again.headers.get("Cache-Control")).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    expect(again.headers.get("Content-Security-Policy")).toContain("script-src");
+    // Another copy (or none) is sent whole.
+    const other = await anonymous("/experts?sort=newest", { "If-None-Match": 'W/"0000000000000000"' });
+    expect(other.status).toBe(200);
+    expect(await other.text()).toContain("Ada Quill");
+    // A signed-in visitor's page is never a stored copy, so it is never "not modified".
+    const signedIn = await get("/experts?sort=newest", cookie, { "If-None-Match": etag! });
+    expect(signedIn.status).toBe(200);
+    await signedIn.body?.cancel();
+  });
+
   it("sends a stored copy's gzip bytes to a client that takes gzip, and unpacks it for one that does not", async () => {
     const { body } = await untilHit("/experts?sort=top_rated");
     const zipped = await SELF.fetch(`${BASE}/experts?sort=top_rated`, {
