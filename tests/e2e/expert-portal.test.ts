@@ -13,6 +13,48 @@ async function expectNoHorizontalScroll(page: Page, what: string) {
   expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
 }
 
+describe("the expert portal on a tablet (768 px)", () => {
+  it("lays the questions desk and the bookings table out without sideways scrolling or words broken apart", async () => {
+    const page = await newPage({ width: 768, height: 1024 });
+    await signInAs(page, "expert");
+    for (const path of ["/expert/questions", "/expert/bookings"]) {
+      await gotoHydrated(page, path);
+      await page.locator("table th").first().waitFor();
+      await expectNoHorizontalScroll(page, path);
+      // Each column heading on one line: squeezed, "Date & Time" broke into "DA/TE/&/TI/ME".
+      const lines = await page.locator("table:visible th").evaluateAll((cells) =>
+        cells.map((cell) => {
+          // The visible words only: a visually hidden copy (for screen readers) sits elsewhere.
+          const tops = new Set<number>();
+          const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            if (node.parentElement?.closest(".visually-hidden")) continue;
+            const range = document.createRange();
+            range.selectNodeContents(node);
+            for (const rect of range.getClientRects()) tops.add(Math.round(rect.top));
+          }
+          return `${cell.textContent?.trim()}: ${tops.size}`;
+        }),
+      );
+      for (const line of lines) expect(line, path).toMatch(/: [01]$/);
+      // Nor a client's name split inside a word ("Nina Alvare/z").
+      const names = await page.locator("table:visible td[data-label='Name']").evaluateAll((cells) =>
+        cells.map((cell) => {
+          const range = document.createRange();
+          range.selectNodeContents(cell);
+          const tops = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+          const words = (cell.textContent ?? "").trim().split(/\s+/).length;
+          return `${cell.textContent}: ${tops.size <= words ? "whole words" : "split"}`;
+        }),
+      );
+      for (const name of names) expect(name, path).toMatch(/whole words$/);
+      // The portal's menu folds into its toggle, as on a phone.
+      expect(await page.getByRole("button", { name: /Portal menu/ }).isVisible(), path).toBe(true);
+      await screenshot(page, `expert-portal-${path.split("/").pop()}-tablet`);
+    }
+  });
+});
+
 describe("the expert portal with the demo expert's history", () => {
   for (const [label, viewport] of VIEWPORTS) {
     it(`shows real figures on the dashboard, earnings and analytics (${label})`, async () => {
