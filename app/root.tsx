@@ -96,32 +96,24 @@ export default function App() {
  * After an in-app move to another page, focus goes to its heading, where a page load would leave a
  * screen reader: otherwise it stays on the link pressed in the header, or drops to the body with the
  * button that went away, and nothing says the page changed. Focus already in the page's content (its
- * own tabs, a field) stays where it is. A link to a section (the header's /#faq) focuses that
- * section's heading instead, also on the same page: the browser scrolls there but leaves focus behind,
- * so the next Tab went back to the top.
+ * own tabs, a field) stays where it is. A link to a section (the header's /#faq, the id of its
+ * heading) focuses it instead, also on the same page: the browser scrolls there but leaves focus
+ * behind, so the next Tab went back to the top.
  */
 function useFocusOnNewPage() {
-  const { pathname, hash, search } = useLocation();
+  const { pathname, hash } = useLocation();
   const shown = useRef(pathname + hash);
-  const query = useRef(search);
   useEffect(() => {
-    const moved = shown.current !== pathname + hash;
-    if (!moved && query.current === search) return;
+    if (shown.current === pathname + hash) return;
     shown.current = pathname + hash;
-    query.current = search;
     const main = document.getElementById("main-content");
     const section = hash ? document.getElementById(hash.slice(1)) : null;
-    const active = document.activeElement;
-    // The same page with a new query (browse's filters, its pages): only if the control pressed left
-    // with the old results and took focus with it.
-    if (!main || (moved ? !section && main.contains(active) : active && active !== document.body)) return;
-    // A section's own heading; the skip link's target (main itself) takes the focus as it is.
-    const heading = section
-      ? (section.querySelector<HTMLElement>(":scope>h2") ?? section)
-      : main.querySelector("h1");
+    if (!main || (!section && main.contains(document.activeElement))) return;
+    // A link to a section names its heading (the home page's /#faq); the skip link names main.
+    const heading = section ?? main.querySelector("h1");
     if (heading) heading.tabIndex = -1;
     (heading ?? main).focus({ preventScroll: true });
-  }, [pathname, hash, search]);
+  }, [pathname, hash]);
 }
 
 export function ErrorBoundary() {

@@ -86,13 +86,24 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
   }, [query.q]);
 
   // Close the Filters menu after any navigation (a preset, Apply, a chip). Focus on what it hid (the
-  // preset, Apply) goes to its toggle, not to the page's top.
+  // preset, Apply) goes to its toggle; focus that left with the old results (a chip, Clear All, the
+  // last page's Next) goes to the page's heading: either way not to the page's top.
+  const shownKey = useRef(location.key);
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change on purpose
   useEffect(() => {
     const menu = filtersRef.current;
-    if (!menu?.open) return;
-    menu.open = false;
-    if (menu.contains(document.activeElement)) menu.querySelector("summary")?.focus();
+    if (menu?.open) {
+      menu.open = false;
+      if (menu.contains(document.activeElement)) menu.querySelector("summary")?.focus();
+    }
+    if (shownKey.current === location.key) return;
+    shownKey.current = location.key;
+    requestAnimationFrame(() => {
+      const heading = document.querySelector("h1");
+      if (!heading || document.activeElement !== document.body) return;
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    });
   }, [location.key]);
 
   const go = (next: Partial<BrowseQuery>, options?: { replace?: boolean }) => {

@@ -74,7 +74,7 @@ describe("the home page", () => {
   it("opens one FAQ answer at a time and closes it again", async () => {
     const page = await newPage(PHONE);
     await gotoHydrated(page, "/#faq");
-    const faq = page.locator("#faq");
+    const faq = page.locator("section.faq");
     const first = faq.getByRole("button", { name: "How quickly will I get an answer?" });
     const second = faq.getByRole("button", { name: "Can I ask a follow-up question?" });
     const firstAnswer = faq.getByText("Every question is answered within 24 hours");

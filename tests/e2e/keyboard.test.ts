@@ -112,11 +112,12 @@ describe("using the site by keyboard", () => {
     await gotoHydrated(page, "/about");
     await tabTo(page, (text) => text === "FAQ", 20);
     await Promise.all([page.waitForURL((url) => url.hash === "#faq"), page.keyboard.press("Enter")]);
-    await expect.poll(async () => (await focused(page))?.id).toBe("faq-title");
+    await expect.poll(async () => (await focused(page))?.id).toBe("faq");
+    expect((await focused(page))?.text).toBe("Frequently Asked Questions");
     expect((await focused(page))?.visibleFocus).toBe(true);
     // The next Tab carries on inside the FAQ, not back at the top of the page.
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("#faq")))).toBe(true);
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest(".faq")))).toBe(true);
 
     // From the phone menu on the home page itself: the menu closes, focus still reaches the section.
     const phone = await pageAs("anonymous", PHONE);
@@ -127,7 +128,7 @@ describe("using the site by keyboard", () => {
       phone.waitForURL((url) => url.hash === "#how-it-works"),
       phone.keyboard.press("Enter"),
     ]);
-    await expect.poll(async () => (await focused(phone))?.id).toBe("how-title");
+    await expect.poll(async () => (await focused(phone))?.id).toBe("how-it-works");
   });
 
   it("switches the auth screen's tabs with the arrow keys, fields labelled", async () => {
@@ -150,7 +151,7 @@ describe("using the site by keyboard", () => {
   it("opens and closes FAQ answers with Enter and moves between questions with the arrows", async () => {
     const page = await pageAs("anonymous", DESKTOP);
     await gotoHydrated(page, "/#faq");
-    const faq = page.locator("#faq");
+    const faq = page.locator("section.faq");
     const first = faq.getByRole("button", { name: "How quickly will I get an answer?" });
     await first.focus();
     await page.keyboard.press("Enter");

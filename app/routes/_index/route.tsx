@@ -87,10 +87,10 @@ export default function Home() {
       </section>
 
       <div className="container">
-        <section id="categories" className="section home-section" aria-labelledby="categories-title">
+        <section className="section home-section" aria-labelledby="categories">
           <div className="section-head">
             <div>
-              <h2 id="categories-title">Browse by Category</h2>
+              <h2 id="categories">Browse by Category</h2>
               <p className="muted">Find experts in the area your question is about.</p>
             </div>
           </div>
@@ -103,8 +103,8 @@ export default function Home() {
           </Await>
         </Suspense>
 
-        <section id="how-it-works" className="section home-section" aria-labelledby="how-title">
-          <h2 id="how-title">How It Works</h2>
+        <section className="section home-section" aria-labelledby="how-it-works">
+          <h2 id="how-it-works">How It Works</h2>
           <ol className="steps plain-list">
             {HOW_IT_WORKS.map((step, index) => (
               <li key={step.title} className="card step">
@@ -150,8 +150,8 @@ export default function Home() {
           </ul>
         </section>
 
-        <section id="faq" className="section home-section faq" aria-labelledby="faq-title">
-          <h2 id="faq-title">Frequently Asked Questions</h2>
+        <section className="section home-section faq" aria-labelledby="faq">
+          <h2 id="faq">Frequently Asked Questions</h2>
           <Accordion>
             {FAQ.map((item) => (
               <AccordionItem key={item.id} value={item.id}>
