@@ -57,6 +57,9 @@ export function questionsForTab(questions: ClientQuestionView[], tab: QuestionTa
   return questions;
 }
 
+/** Past this many characters a question may run beyond the list's four lines: link its page. */
+const LONG_QUESTION = 240;
+
 function QuestionItem({ question }: { question: ClientQuestionView }) {
   const status = QUESTION_STATUS[question.status];
   const timeZone = useViewerTimeZone();
@@ -76,6 +79,11 @@ function QuestionItem({ question }: { question: ClientQuestionView }) {
       <h3 id={`question-${question.id}`} className="question-item__text">
         {question.question}
       </h3>
+      {question.question.length > LONG_QUESTION ? (
+        <Link to={`/questions/${question.id}`} className="question-item__more">
+          Read the whole question<span className="visually-hidden">{` #${question.id}`}</span>
+        </Link>
+      ) : null}
       {status.note ? <p className="question-item__note">{status.note}</p> : null}
       {question.status === "answered" ? (
         <div className="question-item__answer">

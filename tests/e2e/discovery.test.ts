@@ -16,6 +16,35 @@ async function openFilters(page: Page) {
 }
 
 describe("the home page", () => {
+  it("keeps each hero claim's words whole on a 360 px phone, and a very long expert name to two lines", async () => {
+    const page = await newPage({ width: 360, height: 740, isMobile: true });
+    await gotoHydrated(page, "/");
+    const labels = await page.locator(".hero__claim span").evaluateAll((spans) =>
+      spans.map((span) => {
+        const range = document.createRange();
+        range.selectNodeContents(span);
+        const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        return `${span.textContent}: ${lines <= (span.textContent ?? "").trim().split(/\s+/).length ? "whole" : "split"}`;
+      }),
+    );
+    for (const label of labels) expect(label).toMatch(/: whole$/);
+
+    // A name of 90 letters and a 100-letter title, as people type them: two lines each, no more.
+    const card = page.locator(".expert-card").first();
+    const heights = await card.evaluate((element) => {
+      const name = element.querySelector<HTMLElement>(".expert-card__name")!;
+      const title = element.querySelector<HTMLElement>(".expert-card__title")!;
+      name.textContent = "Donaudampfschifffahrtsgesellschaftskapitaen ".repeat(2).trim();
+      title.textContent = "Senior International Tax Planning and Cross-Border Compliance Consultant, ".repeat(
+        2,
+      );
+      const lines = (el: HTMLElement) =>
+        el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight);
+      return [lines(name), lines(title)];
+    });
+    for (const lines of heights) expect(lines).toBeLessThanOrEqual(2.05);
+  });
+
   it("scrolls the category carousel 300 px a step, disabling each button at its end", async () => {
     const page = await newPage(DESKTOP);
     await gotoHydrated(page, "/");

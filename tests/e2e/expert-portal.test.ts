@@ -126,6 +126,14 @@ describe("admin verification in the browser", () => {
   it("verifies and features an expert from the experts list", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "admin");
+    // Verify and Unverify, Feature and Unfeature take the same width: the rows' buttons line up.
+    await gotoHydrated(page, "/admin/experts");
+    const widths = await page
+      .locator(".admin-expert__actions .btn")
+      .evaluateAll((buttons) => [
+        ...new Set(buttons.map((button) => Math.round(button.getBoundingClientRect().width))),
+      ]);
+    expect(widths).toHaveLength(1);
     await gotoHydrated(page, "/admin/experts?filter=unverified");
     const first = page.locator(".admin-expert").first();
     const username = ((await first.locator(".admin-expert__meta").first().textContent()) ?? "").split(" ")[0];

@@ -34,7 +34,18 @@ describe("long words and links in what people type", () => {
 
     await gotoHydrated(client, "/dashboard/questions");
     await expectFitsThePhone(client, "the client's questions");
-    await gotoHydrated(client, `/questions/${questionId}`);
+    // The list shows the question's first four lines, and links the page that has it whole.
+    const item = client.locator(".question-item", { has: client.locator(`#question-${questionId}`) });
+    const text = item.locator(".question-item__text");
+    const [height, lineHeight] = await text.evaluate((element) => [
+      element.getBoundingClientRect().height,
+      Number.parseFloat(getComputedStyle(element).lineHeight),
+    ]);
+    expect(height).toBeLessThanOrEqual(4 * lineHeight + 1);
+    await Promise.all([
+      client.waitForURL((url) => url.pathname === `/questions/${questionId}`),
+      item.getByRole("link", { name: `Read the whole question #${questionId}` }).click(),
+    ]);
     await expectFitsThePhone(client, "the client's question page");
 
     const expert = await newPage(PHONE);
