@@ -35,7 +35,6 @@ describe("the home page in Chromium (e2e smoke)", () => {
       expect(response.headers.get("Referrer-Policy"), path).toBe("strict-origin-when-cross-origin");
       expect(response.headers.get("X-Frame-Options"), path).toBe("DENY");
       expect(response.headers.get("Content-Security-Policy"), path).toContain("default-src 'none'");
-      expect(response.headers.get("Permissions-Policy"), path).toContain("microphone=(self)");
       await response.body?.cancel();
     }
     const built = await fetch(`${baseUrl()}${script}`);

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
-import { COMMON_SECURITY_HEADERS, PERMISSIONS_POLICY } from "../../workers/security-headers";
+import { COMMON_SECURITY_HEADERS } from "../../workers/security-headers";
 
 type Binding = { binding: string } & Record<string, unknown>;
 /** The part of wrangler's reading of the file this test compares. */
@@ -86,7 +86,6 @@ describe("public/_headers (the files served without the Worker)", () => {
 
   it("gives every static file the Worker's security headers, and a policy that runs nothing", () => {
     const headers = everyFile();
-    expect(headers["Permissions-Policy"]).toBe(PERMISSIONS_POLICY);
     for (const name of [
       "Strict-Transport-Security",
       "X-Content-Type-Options",
