@@ -78,6 +78,15 @@ export default function ExpertQuestions() {
   const answered = questions.filter((question) => question.status === "answered");
   const isOpen = (question: (typeof questions)[number]) =>
     (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status);
+  const answerView = (question: (typeof questions)[number]) => (
+    <QuestionAnswerView
+      questionId={question.id}
+      answer={question.answer}
+      hasAudio={question.hasAudio}
+      answeredAt={question.answeredAt}
+      fee={question.fee}
+    />
+  );
   const select = (next: Selected) => {
     setSentFromDialog(false);
     setSelected(next);
@@ -158,15 +167,7 @@ export default function ExpertQuestions() {
                       ? "This question has already been answered."
                       : "This question is no longer waiting for an answer."}
                   </p>
-                  {current.status === "answered" ? (
-                    <QuestionAnswerView
-                      questionId={current.id}
-                      answer={current.answer}
-                      hasAudio={current.hasAudio}
-                      answeredAt={current.answeredAt}
-                      fee={current.fee}
-                    />
-                  ) : null}
+                  {current.status === "answered" ? answerView(current) : null}
                 </>
               ) : selected.mode === "answer" ? (
                 <div className="stack" onSubmitCapture={() => setSentFromDialog(true)}>
@@ -182,13 +183,7 @@ export default function ExpertQuestions() {
                   </div>
                 </div>
               ) : (
-                <QuestionAnswerView
-                  questionId={current.id}
-                  answer={current.answer}
-                  hasAudio={current.hasAudio}
-                  answeredAt={current.answeredAt}
-                  fee={current.fee}
-                />
+                answerView(current)
               )}
             </div>
           </DialogContent>
