@@ -79,8 +79,10 @@ const dollarsAsCents = (minCents: number, message: string) =>
   z.preprocess(
     (value) => {
       const typed = typeof value === "string" || typeof value === "number" ? value : "";
-      // Too many digits for a number is still a price, and far past the ceiling (not "non-numeric").
-      return Number(typed) === Number.POSITIVE_INFINITY ? Number.MAX_VALUE : dollarsToCents(typed);
+      // A number past the ceiling, however written ("1e9", or too many digits for a double), is a
+      // price that is too high, not a "non-numeric" one.
+      const asNumber = typeof typed === "string" && typed.trim() === "" ? 0 : Number(typed);
+      return asNumber * 100 > EXPERT_LIMITS.priceMaxCents ? Number.MAX_VALUE : dollarsToCents(typed);
     },
     z
       .number()
