@@ -66,6 +66,18 @@ describe("long words and links in what people type", () => {
     await dialog
       .getByRole("textbox", { name: "Your Answer" })
       .fill("The model holds up; split the assumptions onto their own sheet.");
+    // Scrolled down to the answer, the dialog still shows its close button, on top of the text.
+    await dialog.getByRole("button", { name: "Submit Answer" }).scrollIntoViewIfNeeded();
+    const closeButton = dialog.getByRole("button", { name: "Close" });
+    expect(
+      await closeButton.evaluate((button) => {
+        const frame = button.closest('[role="dialog"]')!;
+        const scrolled = [frame, ...frame.querySelectorAll("*")].some((element) => element.scrollTop > 0);
+        const { left, top, width, height } = button.getBoundingClientRect();
+        const onTop = document.elementFromPoint(left + width / 2, top + height / 2);
+        return { scrolled, visible: top >= 0 && top + height <= innerHeight, onTop: button.contains(onTop) };
+      }),
+    ).toEqual({ scrolled: true, visible: true, onTop: true });
     await dialog.getByRole("button", { name: "Submit Answer" }).click();
     await expect
       .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())

@@ -59,7 +59,8 @@ export function DialogContent({
         }}
         {...props}
       >
-        {children}
+        {/* The body scrolls, not the frame, so the close button stays in view over a long text. */}
+        <div className="dialog-body">{children}</div>
         {hideClose ? null : (
           <DialogPrimitive.Close className="btn btn--ghost btn--sm dialog-close" aria-label="Close">
             <span aria-hidden="true">×</span>
