@@ -53,9 +53,16 @@ function pagePath(pathname: string): { path: string; isData: boolean } {
   return { path: path === "/_root" ? "/" : path, isData: true };
 }
 
-/** Whether a path is one of the public pages: home, browse, a category, or an expert profile. */
+/** The information pages that are the same for every visitor until the next deploy. */
+const INFORMATION_PAGES = new Set(["/about", "/privacy-policy", "/terms-of-service"]);
+
+/**
+ * Whether a path is one of the public pages: home, browse, a category, an expert profile, or an
+ * information page.
+ */
 export function isPublicPagePath(path: string): boolean {
   if (path === "/" || path === "/experts" || path === "/browse") return true;
+  if (INFORMATION_PAGES.has(path)) return true;
   if (/^\/category\/[a-z0-9-]{1,100}$/.test(path)) return true;
   if (/^\/experts\/\d{1,12}$/.test(path)) return true;
   const expert = /^\/expert\/([A-Za-z0-9_-]{1,50})$/.exec(path);
@@ -309,6 +316,7 @@ export function publicPageRouteId(path: string): string | null {
   if (path === "/") return "routes/_index";
   if (path === "/experts") return "routes/experts._index";
   if (path === "/browse") return "routes/browse";
+  if (INFORMATION_PAGES.has(path)) return `routes/${path.slice(1)}`;
   if (path.startsWith("/category/")) return "routes/category.$slug";
   if (path.startsWith("/experts/")) return "routes/experts.$id";
   if (path.startsWith("/expert/")) return "routes/expert.$id";

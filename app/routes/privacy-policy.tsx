@@ -1,6 +1,9 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { pageSeo } from "~/components/page-seo";
+import { informationPageHeaders } from "~/services/cache.server";
+
+export const headers = informationPageHeaders;
 
 export const meta: MetaFunction = (args) =>
   pageSeo(

@@ -31,6 +31,15 @@ export function publicPageHeaders(request: Request): HeadersInit {
   return { "Cache-Control": publicPageCacheControl(request), Vary: "Cookie" };
 }
 
+/**
+ * An information page's headers (about, privacy, terms): the same page for every visitor until the
+ * next deploy, so it has no loader to decide; workers/app.ts makes any answer to a session private.
+ */
+export const informationPageHeaders = (): HeadersInit => ({
+  "Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
+  Vary: "Cookie",
+});
+
 /** Read models expire on their own too, so a missed invalidation heals within this time. */
 const DEFAULT_TTL_SECONDS = 300;
 const VERSION = "v1";

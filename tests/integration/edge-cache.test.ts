@@ -42,7 +42,7 @@ async function untilHit(path: string) {
 }
 
 describe("Cache-Control of the public pages", () => {
-  it("lets shared caches keep anonymous home, browse, category and profile pages", async () => {
+  it("lets shared caches keep anonymous home, browse, category, profile and information pages", async () => {
     for (const path of [
       "/",
       "/experts",
@@ -51,6 +51,9 @@ describe("Cache-Control of the public pages", () => {
       `/expert/${ada.id}`,
       `/experts/${ada.id}`,
       "/ada-quill",
+      "/about",
+      "/privacy-policy",
+      "/terms-of-service",
     ]) {
       const response = await anonymous(path);
       expect(response.status, path).toBe(200);
@@ -66,6 +69,7 @@ describe("Cache-Control of the public pages", () => {
       "/experts",
       "/category/tech-and-ai",
       "/ada-quill",
+      "/about",
       "/_root.data",
       "/dashboard",
     ]) {
@@ -89,6 +93,16 @@ describe("the edge cache", () => {
     expect(response.headers.get("X-Request-Id")).toBeTruthy();
     expect(response.headers.has("X-Edge-Stored-At")).toBe(false);
     expect(body).toContain("Ada Quill");
+  });
+
+  it("serves the information pages from the store, and never to a visitor with a session", async () => {
+    for (const path of ["/about", "/privacy-policy", "/terms-of-service"]) {
+      const { body } = await untilHit(path);
+      expect(body, path).toContain("<h1");
+    }
+    const signedIn = await get("/terms-of-service", cookie);
+    expect(status(signedIn)).toBe("BYPASS");
+    expect(await signedIn.text()).toContain("Logout");
   });
 
   it("answers a browser's revalidation of a stored copy it already has with 304 and no body", async () => {

@@ -11,7 +11,7 @@ import {
 const request = (path: string, init: RequestInit = {}) => new Request(`https://expert.example${path}`, init);
 
 describe("which requests the edge cache may answer", () => {
-  it("takes anonymous GETs of home, browse, category and profile pages and their data requests", () => {
+  it("takes anonymous GETs of home, browse, category, profile and information pages and their data requests", () => {
     for (const path of [
       "/",
       "/_root.data",
@@ -25,6 +25,9 @@ describe("which requests the edge cache may answer", () => {
       "/experts/12",
       "/sarah-mitchell",
       "/sarah-mitchell.data",
+      "/about",
+      "/privacy-policy",
+      "/terms-of-service",
       "/experts?q=tax&sort=top_rated&minPrice=100&maxPrice=250&page=2&category=legal",
       "/expert/12?tab=qa",
       "/experts.data?_routes=routes%2Fexperts._index",
@@ -40,7 +43,8 @@ describe("which requests the edge cache may answer", () => {
     expect(edgeCacheKey(request("/", { method: "POST" }))).toBeNull();
     expect(edgeCacheKey(request("/", { method: "HEAD" }))).toBeNull();
     for (const path of [
-      "/about",
+      "/contact",
+      "/cancel",
       "/dashboard",
       "/expert/dashboard",
       "/expert/login",
