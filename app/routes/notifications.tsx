@@ -11,8 +11,9 @@ import { requireUser } from "~/auth/guards.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Button } from "~/components/ui/button";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
-import { formatRunTime } from "~/lib/cron-runs";
+import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { readForm } from "~/lib/form-data.server";
+import { formatDateTime } from "~/lib/questions";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { listNotifications, markNotificationsRead, openNotification } from "~/models/notifications.server";
 import { NotificationActionSchema } from "~/schemas/notifications";
@@ -80,6 +81,7 @@ export const shouldRevalidate = revalidateUnlessUnreachable;
 export default function Notifications() {
   useFocusKeeper();
   const { notifications } = useLoaderData<typeof loader>();
+  const timeZone = useViewerTimeZone();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   const unread = notifications.filter((item) => !item.read).length;
@@ -119,7 +121,9 @@ export default function Notifications() {
                   {item.read ? null : <span className="visually-hidden">Unread: </span>}
                   {item.title}
                 </h2>
-                <span className="muted">{formatRunTime(item.createdAt)}</span>
+                <time className="muted" dateTime={new Date(item.createdAt).toISOString()}>
+                  {formatDateTime(item.createdAt, timeZone)}
+                </time>
               </div>
               <p className="notification__body">{item.body}</p>
               <div className="row">

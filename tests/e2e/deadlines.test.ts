@@ -51,7 +51,8 @@ describe("the deadline, in the browser", () => {
     });
     expect(cron.status).toBe(200);
 
-    const page = await newPage(PHONE);
+    // A client in India reads the notification's time on their own clock.
+    const page = await newPage(PHONE, { timezoneId: "Asia/Kolkata" });
     await signInAs(page, "client");
     const bell = page.getByRole("link", { name: /^Notifications, \d+ unread$/ });
     await expect.poll(() => bell.isVisible()).toBe(true);
@@ -61,6 +62,9 @@ describe("the deadline, in the browser", () => {
       .locator("li.notification", { hasText: "No answer in time: you were not charged" })
       .first();
     await expect.poll(() => expired.isVisible()).toBe(true);
+    await expect
+      .poll(() => expired.locator("time").textContent())
+      .toMatch(/^\w{3}, \w{3} \d{1,2}, .* GMT\+5:30$/);
     await screenshot(page, "notifications-phone");
 
     // Mark it read: the bell's count goes down.
