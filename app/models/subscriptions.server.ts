@@ -189,7 +189,12 @@ export async function startSubscription(deps: SubscriptionDeps, userId: number):
       }
       // Paid after all (the return and the webhooks were missed or are late): that is the subscription.
       if (existing && existingStatus === "active") {
-        const statements = subscriptionStateStatements(db, { userId, subscription: existing, at: now });
+        const statements = subscriptionStateStatements(db, {
+          userId,
+          subscription: existing,
+          at: now,
+          movesEventClock: false,
+        });
         if (statements.length > 0) await db.batch(statements as [(typeof statements)[0]]);
         return { status: "refused", httpStatus: 409, message: SUBSCRIPTION_MESSAGES.alreadyActive };
       }
@@ -371,7 +376,7 @@ export async function syncSubscriptionFromStripe(
   }
   const invoice = latestInvoice(subscription);
   const statements = [
-    ...subscriptionStateStatements(db, { userId, subscription, at: now }),
+    ...subscriptionStateStatements(db, { userId, subscription, at: now, movesEventClock: false }),
     ...(invoice?.status === "paid" ? paidInvoiceStatements(db, userId, invoice, now) : []),
   ];
   if (statements.length > 0) await db.batch(statements as [(typeof statements)[0]]);
@@ -438,7 +443,7 @@ async function setCancelAtPeriodEnd(
   }
   const endDate = periodEndOf(subscription) ?? state.endDate!;
   const statements = [
-    ...subscriptionStateStatements(db, { userId, subscription, at: now }),
+    ...subscriptionStateStatements(db, { userId, subscription, at: now, movesEventClock: true }),
     ...cancelChangeNoticeStatements(db, { state, cancel, endDate, now }),
   ];
   await db.batch(statements as [(typeof statements)[0]]);
@@ -659,12 +664,21 @@ function applicable(userId: number, subscriptionId: string, at: Date, { final = 
 
 const laterEventAt = (at: Date) => sql`max(coalesce(${users.subscriptionEventAt}, 0), ${at.getTime()})`;
 
-/** The statements that make the user's row say what `subscription` says (as of `at`). */
+/**
+ * The statements that make the user's row say what `subscription` says (as of `at`).
+ *
+ * `movesEventClock` is true for Stripe's events and for a change the user made here (its written
+ * confirmation keys on the stamp), false for a read of Stripe's state (the return page): a read
+ * applies unless a newer event has, but leaves the events' clock alone. That clock is Stripe's
+ * `created`, in whole seconds and on Stripe's clock; stamped with our milliseconds, a read that still
+ * saw the first invoice unpaid made the activation events of that same second stale, and the paid
+ * subscription stayed incomplete.
+ */
 function subscriptionStateStatements(
   db: Database,
-  input: { userId: number; subscription: Stripe.Subscription; at: Date },
+  input: { userId: number; subscription: Stripe.Subscription; at: Date; movesEventClock: boolean },
 ) {
-  const { userId, subscription, at } = input;
+  const { userId, subscription, at, movesEventClock } = input;
   const status = statusFromStripe(subscription.status);
   if (!status) return [];
   const final = status === "canceled";
@@ -679,7 +693,7 @@ function subscriptionStateStatements(
         ...(endDate ? { subscriptionEndDate: endDate } : {}),
         subscriptionCancelAtPeriodEnd:
           !final && (subscription.cancel_at_period_end || subscription.cancel_at != null),
-        subscriptionEventAt: laterEventAt(at),
+        ...(movesEventClock ? { subscriptionEventAt: laterEventAt(at) } : {}),
       })
       .where(
         and(
@@ -797,6 +811,7 @@ export async function onSubscriptionUpdated(
     userId: user.id,
     subscription,
     at: eventTime(event),
+    movesEventClock: true,
   });
   return {
     statements,
@@ -820,7 +835,12 @@ export async function onSubscriptionDeleted(
   const notify = user.status === "active" || user.status === "past_due" || user.status === "unpaid";
   return {
     statements: [
-      ...subscriptionStateStatements(db, { userId: user.id, subscription: ended, at: eventTime(event) }),
+      ...subscriptionStateStatements(db, {
+        userId: user.id,
+        subscription: ended,
+        at: eventTime(event),
+        movesEventClock: true,
+      }),
       ...(notify
         ? notificationStatements(db, {
             userId: user.id,

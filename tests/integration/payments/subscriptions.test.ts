@@ -203,6 +203,28 @@ describe("/subscribe with Stripe", () => {
     expect(await subscriptionLines(started.userId)).toHaveLength(1);
   });
 
+  it("activates from the webhooks of the same second after a return that still saw the invoice unpaid", async () => {
+    const started = await startAsVisitor();
+    const second = nowSeconds();
+    // The browser comes back a moment before Stripe has taken the payment.
+    const back = await get("/subscribe/return", started.cookie);
+    expect(back.headers.get("Location")).toBe("/subscribe");
+    expect((await userRow(started.userId)).subscriptionStatus).toBe("incomplete");
+    // Stripe's events carry whole seconds: those of the payment are of the second the return read in.
+    const paid = await stripeFake.payInvoice(started.invoiceId);
+    expect(
+      await deliver(
+        stripeEvent("customer.subscription.updated", paid.subscription, { created: second }),
+        stripeEvent("invoice.paid", paid.invoice, { created: second }),
+      ),
+    ).toEqual(["processed", "processed"]);
+    expect(await userRow(started.userId)).toMatchObject({
+      subscriptionStatus: "active",
+      subscriptionEndDate: new Date(paid.subscription!.items.data[0].current_period_end * 1000),
+    });
+    expect(await dashboardHtml(started.cookie)).not.toContain("Your first payment was not completed");
+  });
+
   it("lets a signed-in client subscribe without account fields, ignoring any amount sent", async () => {
     const client = await newClient("signed-in");
     const { response, body } = await requestSubscription({ amount: 1 }, client.cookie);
