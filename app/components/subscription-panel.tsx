@@ -161,9 +161,10 @@ function StatusNote({
     active: `Your subscription ended${endText ? ` on ${endText}` : ""}.`,
     lapsed: `Your subscription ended${endText ? ` on ${endText}` : ""}. Questions are paid one at a time until you subscribe again.`,
     canceled: `Your subscription was cancelled${endText ? ` and ended on ${endText}` : ""}. Questions are paid one at a time until you subscribe again.`,
-    past_due: "Your last payment failed. We'll retry it; until it is paid, questions are paid one at a time.",
+    past_due:
+      "Your last payment failed. We'll retry it; until it is paid, questions are paid one at a time. You can also cancel the subscription to stop it.",
     unpaid:
-      "Your subscription is unpaid, so questions are paid one at a time. Subscribe again to restart it.",
+      "Your subscription is unpaid, so questions are paid one at a time. Subscribe again to restart it, or cancel it.",
     incomplete: "Your first payment was not completed, so the subscription has not started.",
   };
   return (
@@ -173,11 +174,11 @@ function StatusNote({
   );
 }
 
+/** A renewal the card refused: cancelling ends the subscription at once (the server decides again). */
+const UNPAID_RENEWAL: SubscriptionStatus[] = ["past_due", "unpaid"];
+
 function Actions({ subscription, endText }: { subscription: SubscriptionView; endText: string | null }) {
   const navigation = useNavigation();
-  const [open, setOpen] = useState(false);
-  const hydrated = useHydrated();
-  const cancelText = `It stays active until ${endText}, with your daily question, and you won't be charged again. You can resume it before that date.`;
   const pending = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
 
   if (subscription.active && subscription.cancelAtPeriodEnd) {
@@ -196,37 +197,10 @@ function Actions({ subscription, endText }: { subscription: SubscriptionView; en
         <Link to="/experts" className={buttonClass()}>
           Ask an expert
         </Link>
-        {hydrated ? null : (
-          <ConfirmDisclosure
-            label="Cancel subscription"
-            variant="secondary"
-            description={cancelText}
-            confirmLabel="Cancel subscription"
-            intent="cancel-subscription"
-          />
-        )}
-        <Dialog open={open} onOpenChange={setOpen}>
-          {hydrated ? (
-            <DialogTrigger asChild>
-              <Button variant="secondary">Cancel subscription</Button>
-            </DialogTrigger>
-          ) : null}
-          <DialogContent>
-            <DialogTitle>Cancel your subscription?</DialogTitle>
-            <DialogDescription>{cancelText}</DialogDescription>
-            <Form method="post" onSubmit={() => setOpen(false)}>
-              <input type="hidden" name="intent" value="cancel-subscription" />
-              <DialogFooter>
-                <DialogClose asChild>
-                  <Button variant="secondary">Keep subscription</Button>
-                </DialogClose>
-                <Button type="submit" variant="danger" disabled={pending === "cancel-subscription"}>
-                  Cancel subscription
-                </Button>
-              </DialogFooter>
-            </Form>
-          </DialogContent>
-        </Dialog>
+        <CancelSubscription
+          description={`It stays active until ${endText}, with your daily question, and you won't be charged again. You can resume it before that date.`}
+          busy={pending === "cancel-subscription"}
+        />
       </div>
     );
   }
@@ -235,6 +209,53 @@ function Actions({ subscription, endText }: { subscription: SubscriptionView; en
       <Link to="/subscribe" className={buttonClass()}>
         {subscription.status === "incomplete" ? "Complete your subscription" : "Subscribe again"}
       </Link>
+      {UNPAID_RENEWAL.includes(subscription.status) ? (
+        <CancelSubscription
+          description="It ends now, and the payment that failed will not be taken. Questions are paid one at a time until you subscribe again."
+          busy={pending === "cancel-subscription"}
+        />
+      ) : null}
     </div>
+  );
+}
+
+/** Cancel subscription, confirmed in a dialog (or, before hydration, in a disclosure). */
+function CancelSubscription({ description, busy }: { description: string; busy: boolean }) {
+  const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
+  return (
+    <>
+      {hydrated ? null : (
+        <ConfirmDisclosure
+          label="Cancel subscription"
+          variant="secondary"
+          description={description}
+          confirmLabel="Cancel subscription"
+          intent="cancel-subscription"
+        />
+      )}
+      <Dialog open={open} onOpenChange={setOpen}>
+        {hydrated ? (
+          <DialogTrigger asChild>
+            <Button variant="secondary">Cancel subscription</Button>
+          </DialogTrigger>
+        ) : null}
+        <DialogContent>
+          <DialogTitle>Cancel your subscription?</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+          <Form method="post" onSubmit={() => setOpen(false)}>
+            <input type="hidden" name="intent" value="cancel-subscription" />
+            <DialogFooter>
+              <DialogClose asChild>
+                <Button variant="secondary">Keep subscription</Button>
+              </DialogClose>
+              <Button type="submit" variant="danger" disabled={busy}>
+                Cancel subscription
+              </Button>
+            </DialogFooter>
+          </Form>
+        </DialogContent>
+      </Dialog>
+    </>
   );
 }

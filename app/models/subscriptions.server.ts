@@ -385,34 +385,106 @@ export async function syncSubscriptionFromStripe(
 }
 
 // ---------------------------------------------------------------------------------------------
-// Cancelling and resuming (at the end of the period)
+// Cancelling and resuming (at the end of the period), and ending a subscription whose renewal failed
 
 export type ChangeResult =
-  | { ok: true; endDate: Date }
+  | { ok: true; endDate: Date; endedNow: boolean }
   | { ok: false; httpStatus: 409 | 502; message: string };
+
+/** A renewal the card refused: Stripe retries it until the subscription is cancelled. */
+const UNPAID_RENEWAL: SubscriptionStatus[] = ["past_due", "unpaid"];
 
 /**
  * Cancels at the end of the paid period (Stripe's `cancel_at_period_end`): the subscriber keeps
- * their daily question until then, and may resume before that date.
+ * their daily question until then, and may resume before that date. A subscription whose renewal
+ * failed has no paid period left: it ends now, so Stripe stops retrying the card.
  */
-export function cancelSubscription(deps: SubscriptionDeps, userId: number) {
-  return setCancelAtPeriodEnd(deps, userId, true);
+export async function cancelSubscription(deps: SubscriptionDeps, userId: number): Promise<ChangeResult> {
+  const state = await getSubscriptionState(deps.db, userId);
+  if (state?.status && UNPAID_RENEWAL.includes(state.status)) return endUnpaidSubscription(deps, state);
+  return setCancelAtPeriodEnd(deps, state, true);
 }
 
-export function resumeSubscription(deps: SubscriptionDeps, userId: number) {
-  return setCancelAtPeriodEnd(deps, userId, false);
+export async function resumeSubscription(deps: SubscriptionDeps, userId: number): Promise<ChangeResult> {
+  return setCancelAtPeriodEnd(deps, await getSubscriptionState(deps.db, userId), false);
+}
+
+/**
+ * Ends a past-due (or unpaid) subscription at once. Cancelling stops Stripe's automatic collection of
+ * its open invoice, so the refused renewal is never charged. If the card's retry went through after
+ * all (its webhook not here yet), the subscription is paid and active: it is cancelled at the end of
+ * that period instead, like any other.
+ */
+async function endUnpaidSubscription(
+  deps: SubscriptionDeps,
+  state: SubscriptionState,
+): Promise<ChangeResult> {
+  const { db, now, stripe } = deps;
+  const { userId, stripeSubscriptionId: subscriptionId } = state;
+  if (stripe && subscriptionId) {
+    try {
+      const current = await retrieveAtStripe(stripe, subscriptionId);
+      if (current && statusFromStripe(current.status) === "active") {
+        const statements = subscriptionStateStatements(db, {
+          userId,
+          subscription: current,
+          at: now,
+          movesEventClock: false,
+        });
+        if (statements.length > 0) await db.batch(statements as [(typeof statements)[0]]);
+        return setCancelAtPeriodEnd(deps, await getSubscriptionState(db, userId), true);
+      }
+      await cancelAtStripe(stripe, subscriptionId);
+    } catch (error) {
+      logError("end unpaid subscription failed", { userId, error: String(error) });
+      return { ok: false, httpStatus: 502, message: SUBSCRIPTION_MESSAGES.provider };
+    }
+  }
+  await db.batch([
+    db
+      .update(users)
+      .set({
+        subscriptionStatus: "canceled",
+        subscriptionEndDate: now,
+        subscriptionCancelAtPeriodEnd: false,
+        subscriptionEventAt: laterEventAt(now),
+      })
+      .where(
+        and(
+          eq(users.id, userId),
+          subscriptionId
+            ? eq(users.stripeSubscriptionId, subscriptionId)
+            : isNull(users.stripeSubscriptionId),
+          inArray(users.subscriptionStatus, UNPAID_RENEWAL),
+        ),
+      ),
+    // The same notice (and key) as Stripe's deletion event, which then finds the row ended and is quiet.
+    ...notificationStatements(
+      db,
+      {
+        userId,
+        kind: "subscription",
+        title: "Your subscription has ended",
+        body: "You cancelled your monthly subscription after its last payment failed. That payment will not be taken; questions are paid one at a time until you subscribe again.",
+        link: "/subscribe",
+        dedupeKey: `subscription_ended:${subscriptionId ?? `user-${userId}-${now.getTime()}`}`,
+      },
+      { when: and(eq(users.subscriptionStatus, "canceled"), eq(users.subscriptionEndDate, now)) },
+    ),
+  ]);
+  return { ok: true, endDate: now, endedNow: true };
 }
 
 async function setCancelAtPeriodEnd(
   deps: SubscriptionDeps,
-  userId: number,
+  state: SubscriptionState | null,
   cancel: boolean,
 ): Promise<ChangeResult> {
   const { db, now } = deps;
-  const state = await getSubscriptionState(db, userId);
   if (!state || !isSubscriptionActive(state, now)) {
     return { ok: false, httpStatus: 409, message: SUBSCRIPTION_MESSAGES.notActive };
   }
+  const { userId } = state;
   if (state.cancelAtPeriodEnd === cancel) {
     return {
       ok: false,
@@ -429,7 +501,7 @@ async function setCancelAtPeriodEnd(
         .where(and(eq(users.id, userId), eq(users.subscriptionStatus, "active"))),
       ...cancelChangeNoticeStatements(db, { state, cancel, endDate: state.endDate!, now }),
     ]);
-    return { ok: true, endDate: state.endDate! };
+    return { ok: true, endDate: state.endDate!, endedNow: false };
   }
   let subscription: Stripe.Subscription;
   try {
@@ -448,7 +520,7 @@ async function setCancelAtPeriodEnd(
   ];
   await db.batch(statements as [(typeof statements)[0]]);
   const after = await getSubscriptionState(db, userId);
-  return { ok: true, endDate: after?.endDate ?? state.endDate! };
+  return { ok: true, endDate: after?.endDate ?? state.endDate!, endedNow: false };
 }
 
 /**

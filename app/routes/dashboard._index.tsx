@@ -70,9 +70,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   return redirectWithToast("/dashboard", {
     title: cancel ? "Subscription cancelled" : "Subscription resumed",
-    description: cancel
-      ? `Your subscription stays active until ${formatDate(result.endDate.getTime())} and won't renew.`
-      : `Your subscription will renew on ${formatDate(result.endDate.getTime())}.`,
+    description: result.endedNow
+      ? "Your subscription has ended, and the failed payment will not be taken."
+      : cancel
+        ? `Your subscription stays active until ${formatDate(result.endDate.getTime())} and won't renew.`
+        : `Your subscription will renew on ${formatDate(result.endDate.getTime())}.`,
   });
 }
 

@@ -673,6 +673,85 @@ describe("cancelling and resuming from the dashboard", () => {
     expect((await userRow(subscriber.userId)).stripeSubscriptionId).toBe(again.body.subscriptionId);
   });
 
+  /** A subscriber whose renewal the card refused, as the webhooks told the app. */
+  async function pastDueSubscriber() {
+    const subscriber = await activeSubscriber();
+    const failed = await stripeFake.renew(subscriber.subscriptionId, { decline: true });
+    const created = nowSeconds();
+    await deliver(
+      stripeEvent("invoice.payment_failed", failed.invoice, { created }),
+      stripeEvent("customer.subscription.updated", failed.subscription, { created }),
+    );
+    expect((await userRow(subscriber.userId)).subscriptionStatus).toBe("past_due");
+    return { ...subscriber, failedInvoiceId: failed.invoice.id, later: created };
+  }
+
+  it("ends a past-due subscription at once, so Stripe stops retrying the card", async () => {
+    const subscriber = await pastDueSubscriber();
+    const html = await dashboardHtml(subscriber.cookie);
+    expect(html).toContain("Your last payment failed.");
+    expect(html).toContain("Cancel subscription");
+    expect(html).toContain("the payment that failed will not be taken");
+
+    const cancel = await postForm(
+      "/dashboard?index",
+      { intent: "cancel-subscription" },
+      { cookie: subscriber.cookie },
+    );
+    expect(toastFrom(cancel)).toMatchObject({
+      title: "Subscription cancelled",
+      description: "Your subscription has ended, and the failed payment will not be taken.",
+    });
+    const atStripe = await stripeFake.subscription(subscriber.subscriptionId);
+    expect(atStripe.status).toBe("canceled");
+    expect(await userRow(subscriber.userId)).toMatchObject({
+      subscriptionStatus: "canceled",
+      subscriptionCancelAtPeriodEnd: false,
+    });
+    const ended = {
+      title: "Your subscription has ended",
+      body: "You cancelled your monthly subscription after its last payment failed. That payment will not be taken; questions are paid one at a time until you subscribe again.",
+    };
+    expect((await noticesOf(subscriber.userId)).filter((notice) => notice.title === ended.title)).toEqual([
+      ended,
+    ]);
+    // Stripe's deletion event agrees and tells nobody a second time.
+    await deliver(stripeEvent("customer.subscription.deleted", atStripe, { created: subscriber.later + 1 }));
+    expect(
+      (await noticesOf(subscriber.userId)).filter((notice) => notice.title === ended.title),
+    ).toHaveLength(1);
+    expect(await dashboardHtml(subscriber.cookie)).toContain("Subscribe again");
+    // Nothing is left to cancel.
+    const again = await postForm(
+      "/dashboard?index",
+      { intent: "cancel-subscription" },
+      { cookie: subscriber.cookie },
+    );
+    expect(toastFrom(again)).toMatchObject({
+      variant: "destructive",
+      description: "You don't have an active subscription.",
+    });
+  });
+
+  it("cancels at the end of the period instead when the card's retry went through before its webhook", async () => {
+    const subscriber = await pastDueSubscriber();
+    await stripeFake.payInvoice(subscriber.failedInvoiceId);
+    const cancel = await postForm(
+      "/dashboard?index",
+      { intent: "cancel-subscription" },
+      { cookie: subscriber.cookie },
+    );
+    expect(toastFrom(cancel)).toMatchObject({ title: "Subscription cancelled" });
+    expect(toastFrom(cancel)?.description).toContain("stays active until");
+    const atStripe = await stripeFake.subscription(subscriber.subscriptionId);
+    expect(atStripe).toMatchObject({ status: "active", cancel_at_period_end: true });
+    expect(await userRow(subscriber.userId)).toMatchObject({
+      subscriptionStatus: "active",
+      subscriptionCancelAtPeriodEnd: true,
+      subscriptionEndDate: new Date(atStripe.items.data[0].current_period_end * 1000),
+    });
+  });
+
   it("refuses an unknown dashboard action with 400", async () => {
     const client = await newClient();
     const response = await postForm(
