@@ -103,23 +103,32 @@ export const ChangePasswordApiSchema = z.preprocess(
 
 /**
  * POST /api/users: SPEC.md section 7's three sign-up payloads in one: {email, username, password}
- * (subscription), with `name` (register), or with `firstName` and `lastName` (expert sign-up).
+ * (subscription), with `name` (register), or with `firstName` and `lastName` (expert sign-up), where
+ * both names are required (SPEC.md section 5) once either is sent.
  */
-export const CreateUserApiSchema = z.object({
-  username: UsernameSchema,
-  email: emailWith("Must be a valid email address"),
-  password: NewPasswordSchema,
-  name: NameSchema.optional(),
-  firstName: z
-    .string()
-    .overwrite(toSingleLine)
-    .trim()
-    .max(50, { error: "First name must be at most 50 characters" })
-    .optional(),
-  lastName: z
-    .string()
-    .overwrite(toSingleLine)
-    .trim()
-    .max(50, { error: "Last name must be at most 50 characters" })
-    .optional(),
-});
+export const CreateUserApiSchema = z
+  .object({
+    username: UsernameSchema,
+    email: emailWith("Must be a valid email address"),
+    password: NewPasswordSchema,
+    name: NameSchema.optional(),
+    firstName: z
+      .string()
+      .overwrite(toSingleLine)
+      .trim()
+      .max(50, { error: "First name must be at most 50 characters" })
+      .optional(),
+    lastName: z
+      .string()
+      .overwrite(toSingleLine)
+      .trim()
+      .max(50, { error: "Last name must be at most 50 characters" })
+      .optional(),
+  })
+  .superRefine((value, context) => {
+    if (value.firstName === undefined && value.lastName === undefined) return;
+    if (!value.firstName)
+      context.addIssue({ code: "custom", path: ["firstName"], message: "First name is required" });
+    if (!value.lastName)
+      context.addIssue({ code: "custom", path: ["lastName"], message: "Last name is required" });
+  });

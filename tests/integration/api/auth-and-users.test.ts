@@ -245,6 +245,26 @@ describe("POST /api/users", () => {
       email: ["Must be a valid email address"],
       password: ["Password must be at least 6 characters"],
     });
+    // The expert sign-up's payload: both names, once either is sent.
+    const nameless = await callApi("POST", "/api/users", {
+      body: {
+        username: "apinameless",
+        email: "n@example.com",
+        password: "name-pass-1",
+        firstName: "  ",
+        lastName: "",
+      },
+    });
+    expect(nameless.status).toBe(400);
+    expect((await json(nameless)).fieldErrors).toEqual({
+      firstName: ["First name is required"],
+      lastName: ["Last name is required"],
+    });
+    const halfNamed = await callApi("POST", "/api/users", {
+      body: { username: "apihalf", email: "h@example.com", password: "name-pass-1", firstName: "Half" },
+    });
+    expect((await json(halfNamed)).fieldErrors).toEqual({ lastName: ["Last name is required"] });
+    expect(await db().select().from(users).where(eq(users.email, "n@example.com"))).toEqual([]);
     const taken = await callApi("POST", "/api/users", {
       body: { username: "APITAKEN", email: "t@example.com", password: "taken-pass-2" },
     });
