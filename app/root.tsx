@@ -7,6 +7,7 @@ import {
   ScrollRestoration,
   useLocation,
   useMatches,
+  useNavigation,
   useRouteLoaderData,
 } from "@remix-run/react";
 import { type ReactNode, useEffect, useRef } from "react";
@@ -57,6 +58,8 @@ export function Layout({ children }: { children: ReactNode }) {
   const bare = matches.some((match) => (match.handle as RouteHandle | undefined)?.shell === "bare");
   // Inline scripts run only with this response's Content-Security-Policy nonce (workers/security-headers.ts).
   const nonce = useNonce();
+  // A page is loading: the current one fades (after a moment, in CSS) so the click shows.
+  const loading = useNavigation().state === "loading";
 
   return (
     <html lang="en" suppressHydrationWarning>
@@ -73,7 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
           Skip to content
         </a>
         {bare ? null : <SiteHeader user={root?.user ?? null} />}
-        <main id="main-content" className="site-main" tabIndex={-1}>
+        <main id="main-content" className="site-main" tabIndex={-1} aria-busy={loading || undefined}>
           <ServerToast toast={root?.toast} className="container" />
           {children}
         </main>

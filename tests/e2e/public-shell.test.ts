@@ -56,6 +56,23 @@ describe("the public header", () => {
     await screenshot(page, "public-shell-header-desktop");
   });
 
+  it("fades the page being left while a slow next page loads, and marks it busy", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/about");
+    await page.route(/\/experts\.data/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    const main = page.locator("main");
+    const opacity = () => main.evaluate((element) => Number(getComputedStyle(element).opacity));
+    await page.getByRole("link", { name: "Browse Experts" }).first().click();
+    await expect.poll(() => main.getAttribute("aria-busy")).toBe("true");
+    await expect.poll(opacity).toBeLessThan(0.7);
+    await page.waitForURL((url) => url.pathname === "/experts");
+    await expect.poll(() => main.getAttribute("aria-busy")).toBeNull();
+    expect(await opacity()).toBe(1);
+  });
+
   it("collapses into a toggle menu on a 390 px phone that closes when a link is chosen", async () => {
     const page = await newPage(PHONE);
     await gotoHydrated(page, "/about");
