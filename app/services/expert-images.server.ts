@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { IMAGE_WRONG_TYPE_MESSAGE } from "~/lib/images";
 import { type ExpertImageKind, isImageInUse, setExpertImage } from "~/models/experts.server";
 import { invalidateExpert } from "./cache.server";
+import { hasTooManyPixels, IMAGE_TOO_MANY_PIXELS_MESSAGE, imageDimensions } from "./image-dimensions.server";
 import {
   deleteStoredImage,
   IMAGE_MAX_BYTES,
@@ -24,6 +25,9 @@ export async function storeUploadedImage(media: R2Bucket, value: FormDataEntryVa
     sniff: sniffImageType,
     wrongTypeMessage: WRONG_IMAGE_TYPE_MESSAGE,
   });
+  const dimensions = imageDimensions(bytes, contentType);
+  if (!dimensions) throw new UploadError(WRONG_IMAGE_TYPE_MESSAGE, 415);
+  if (hasTooManyPixels(dimensions)) throw new UploadError(IMAGE_TOO_MANY_PIXELS_MESSAGE, 400);
   return storeImage(media, bytes, contentType);
 }
 

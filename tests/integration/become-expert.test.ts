@@ -15,6 +15,7 @@ import {
   keyOf,
   multipart,
   PNG_BYTES,
+  pngHeader,
   postMultipart,
   SVG_TEXT,
   storedImageKeys,
@@ -400,9 +401,10 @@ describe("the become-an-expert wizard (server side)", () => {
     expect(await countExperts()).toBe(experts0);
   });
 
-  it("creates the profile but reports each refused image: 6 MB, HTML named .png, SVG", async () => {
+  it("creates the profile but reports each refused image: 6 MB, too many pixels, HTML named .png, SVG", async () => {
     const cases: Array<[string, File, File]> = [
       ["too large", bigPng(6 * 1024 * 1024), uniquePng("ok.png")],
+      ["too many pixels", file(pngHeader(20000, 20000), "bomb.png", "image/png"), uniquePng("ok.png")],
       [
         "HTML named .png",
         file(HTML_TEXT, "avatar.png", "image/png"),
@@ -422,8 +424,12 @@ describe("the become-an-expert wizard (server side)", () => {
         .where(eq(users.username, String(fields.username)));
       const [expert] = await db().select().from(experts).where(eq(experts.userId, user.id));
       expect(expert.profileImage, what).toBeNull();
-      if (what === "too large") {
-        expect(html).toContain("The file is too large (at most 5 MB).");
+      if (what !== "HTML named .png") {
+        expect(html).toContain(
+          what === "too large"
+            ? "The file is too large (at most 5 MB)."
+            : "The image has too many pixels (at most 8192 on a side and 24 megapixels). Please choose a smaller picture.",
+        );
         // The good header went through.
         expect(expert.headerImage).toMatch(/^\/media\/images\/.+\.png$/);
         expect((await storedImageKeys()).length - before.length).toBe(1);

@@ -11,6 +11,7 @@ import {
   HTML_TEXT,
   keyOf,
   multipart,
+  pngHeader,
   postMultipart,
   SVG_TEXT,
   storedImageKeys,
@@ -96,6 +97,40 @@ describe("image uploads through the API (POST /api/experts/{id}/upload/...)", ()
     const response = await upload(expert.id, "profile", uniquePng(), clientCookie);
     expect(response.status).toBe(403);
     expect(((await response.json()) as { error: string }).error).toContain("your own expert profile");
+  });
+
+  it("refuses an image that declares more pixels than a browser should decode, keeping the old one", async () => {
+    const { expert, cookie } = await signedInExpert();
+    const kept = (await (await upload(expert.id, "profile", uniquePng(), cookie)).json()) as {
+      profileImage: string;
+    };
+    const before = await storedImageKeys();
+    // A few bytes on the wire, 20,000 × 20,000 pixels (1.6 GB) in every visitor's browser.
+    for (const [width, height] of [
+      [20000, 20000],
+      [9000, 100],
+    ]) {
+      const response = await upload(
+        expert.id,
+        "profile",
+        file(pngHeader(width, height), "a.png", "image/png"),
+        cookie,
+      );
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { reason: string }).reason).toBe(
+        "The image has too many pixels (at most 8192 on a side and 24 megapixels). Please choose a smaller picture.",
+      );
+    }
+    expect((await expertRow(expert.id)).profileImage).toBe(kept.profileImage);
+    expect(await storedImageKeys()).toEqual(before);
+    // A phone camera's photo is taken.
+    const photo = await upload(
+      expert.id,
+      "profile",
+      file(pngHeader(4032, 3024), "photo.png", "image/png"),
+      cookie,
+    );
+    expect(photo.status).toBe(200);
   });
 
   it("refuses a 6 MB image, an HTML file named .png and an SVG, keeping the old image", async () => {

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { hasTooManyPixels, imageDimensions } from "~/services/image-dimensions.server";
 import { mediaKeyFromUrl, parseRange, sniffAudioType, sniffImageType } from "~/services/media.server";
 
 const bytes = (...values: Array<number | string>) =>
@@ -27,6 +29,88 @@ describe("sniffing uploads by their bytes", () => {
     expect(sniffAudioType(bytes("RIFF", 0, 0, 0, 0, "WAVE"))).toBe("audio/wav");
     expect(sniffAudioType(bytes(0xff, 0xd8, 0xff, 0xe0))).toBeNull();
     expect(sniffAudioType(bytes(0x89, "PNG"))).toBeNull();
+  });
+});
+
+describe("the pixel size an image declares", () => {
+  const file = (path: string) => new Uint8Array(readFileSync(path));
+  const u16le = (value: number) => [value & 0xff, value >> 8];
+  const u24le = (value: number) => [value & 0xff, (value >> 8) & 0xff, value >> 16];
+  const u32le = (value: number) => [value & 0xff, (value >> 8) & 0xff, (value >> 16) & 0xff, value >>> 24];
+  const webp = (chunk: string, ...payload: number[]) =>
+    bytes("RIFF", 0, 0, 0, 0, "WEBP", chunk, 0, 0, 0, 0, ...payload, ...new Array(16).fill(0));
+
+  it("reads real JPEG, PNG and lossy WebP files", () => {
+    expect(imageDimensions(file("tests/fixtures/avatar.jpg"), "image/jpeg")).toEqual({
+      width: 160,
+      height: 160,
+    });
+    expect(imageDimensions(file("tests/fixtures/header.png"), "image/png")).toEqual({
+      width: 240,
+      height: 60,
+    });
+    expect(imageDimensions(file("public/images/categories/sales.webp"), "image/webp")).toEqual({
+      width: 800,
+      height: 480,
+    });
+  });
+
+  it("reads GIF, lossless and extended WebP, and a progressive JPEG after its other segments", () => {
+    expect(imageDimensions(bytes("GIF89a", ...u16le(300), ...u16le(200), 0, 0, 0), "image/gif")).toEqual({
+      width: 300,
+      height: 200,
+    });
+    // VP8L: a signature byte, then width - 1 and height - 1 in 14 bits each.
+    expect(imageDimensions(webp("VP8L", 0x2f, ...u32le(320 | (122 << 14))), "image/webp")).toEqual({
+      width: 321,
+      height: 123,
+    });
+    // VP8X: flags and reserved bytes, then the canvas's width - 1 and height - 1 in 24 bits each.
+    expect(
+      imageDimensions(webp("VP8X", 0x10, 0, 0, 0, ...u24le(19999), ...u24le(19999)), "image/webp"),
+    ).toEqual({
+      width: 20000,
+      height: 20000,
+    });
+    const app0 = [
+      0xff,
+      0xe0,
+      0,
+      16,
+      ..."JFIF".split("").map((c) => c.charCodeAt(0)),
+      0,
+      1,
+      1,
+      0,
+      0,
+      1,
+      0,
+      1,
+      0,
+      0,
+    ];
+    const sof2 = [0xff, 0xc2, 0, 17, 8, 0x4e, 0x20, 0x4e, 0x20, 3];
+    expect(
+      imageDimensions(bytes(0xff, 0xd8, ...app0, 0xff, ...sof2, ...new Array(16).fill(0)), "image/jpeg"),
+    ).toEqual({
+      width: 20000,
+      height: 20000,
+    });
+  });
+
+  it("gives no size for a header that is cut off or damaged", () => {
+    expect(imageDimensions(bytes(0x89, "PNG", 0x0d, 0x0a, 0x1a, 0x0a), "image/png")).toBeNull();
+    expect(imageDimensions(bytes(0xff, 0xd8, 0xff, 0xda, 0, 8), "image/jpeg")).toBeNull();
+    expect(imageDimensions(webp("VP8 ", 0, 0, 0, 0x12, 0x34, 0x56), "image/webp")).toBeNull();
+    expect(imageDimensions(bytes("GIF89a", 0, 0, 0, 0), "image/gif")).toBeNull();
+  });
+
+  it("takes any phone camera's photo and refuses what would take gigabytes to show", () => {
+    expect(hasTooManyPixels({ width: 4032, height: 3024 })).toBe(false);
+    expect(hasTooManyPixels({ width: 8192, height: 1024 })).toBe(false);
+    expect(hasTooManyPixels({ width: 8193, height: 10 })).toBe(true);
+    expect(hasTooManyPixels({ width: 6000, height: 6000 })).toBe(true);
+    expect(hasTooManyPixels({ width: 20000, height: 20000 })).toBe(true);
   });
 });
 

@@ -2,11 +2,25 @@ import { env } from "cloudflare:test";
 import { insertDemoCategories } from "../../factories";
 import { db, postRaw } from "./accounts";
 
-/** Bytes that start like each format (the server judges uploads by these magic numbers). */
-export const PNG_BYTES = new Uint8Array([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82,
+/**
+ * The headers of each format (the server judges uploads by their magic numbers and reads the pixel
+ * size they declare): `width` × `height` pixels.
+ */
+export function pngHeader(width: number, height: number) {
+  const bytes = new Uint8Array([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 0, 0, 0, 0, 0, 8, 6,
+    0, 0, 0,
+  ]);
+  new DataView(bytes.buffer).setUint32(16, width);
+  new DataView(bytes.buffer).setUint32(20, height);
+  return bytes;
+}
+export const PNG_BYTES = pngHeader(1, 1);
+/** A JFIF segment, then a baseline frame of 1 × 1. */
+export const JPEG_BYTES = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xc0, 0, 11, 8, 0, 1, 0,
+  1, 1, 1, 0x11, 0,
 ]);
-export const JPEG_BYTES = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1]);
 export const SVG_TEXT =
   '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.cookie)</script></svg>';
 export const HTML_TEXT = "<!DOCTYPE html><html><body><script>alert(document.cookie)</script></body></html>";

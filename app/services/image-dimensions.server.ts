@@ -1,0 +1,96 @@
+/**
+ * The pixel size an image declares in its header, for the four types we take. A few kilobytes can
+ * declare 20,000 × 20,000 pixels, which every visitor's browser would then decode into gigabytes of
+ * memory; the byte limit alone does not stop that. Written here rather than with a library: it needs
+ * four formats' headers, and the Worker bundle has little room left.
+ */
+import type { ImageType } from "./media.server";
+
+export type Dimensions = { width: number; height: number };
+
+/** The largest picture we keep: wider than any screen, and every phone camera's photo fits. */
+export const IMAGE_MAX_SIDE_PIXELS = 8192;
+export const IMAGE_MAX_PIXELS = 24_000_000;
+export const IMAGE_TOO_MANY_PIXELS_MESSAGE =
+  "The image has too many pixels (at most 8192 on a side and 24 megapixels). Please choose a smaller picture.";
+
+const u16be = (bytes: Uint8Array, at: number) => (bytes[at] << 8) | bytes[at + 1];
+const u16le = (bytes: Uint8Array, at: number) => bytes[at] | (bytes[at + 1] << 8);
+const u24le = (bytes: Uint8Array, at: number) => bytes[at] | (bytes[at + 1] << 8) | (bytes[at + 2] << 16);
+const u32be = (bytes: Uint8Array, at: number) =>
+  ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+const text = (bytes: Uint8Array, at: number, length: number) =>
+  String.fromCharCode(...bytes.subarray(at, at + length));
+
+function png(bytes: Uint8Array): Dimensions | null {
+  // The signature, then the IHDR chunk first of all: length, "IHDR", width, height.
+  if (bytes.length < 24 || text(bytes, 12, 4) !== "IHDR") return null;
+  return { width: u32be(bytes, 16), height: u32be(bytes, 20) };
+}
+
+function gif(bytes: Uint8Array): Dimensions | null {
+  // The logical screen every frame is drawn on.
+  if (bytes.length < 10) return null;
+  return { width: u16le(bytes, 6), height: u16le(bytes, 8) };
+}
+
+function webp(bytes: Uint8Array): Dimensions | null {
+  if (bytes.length < 30) return null;
+  switch (text(bytes, 12, 4)) {
+    case "VP8 ": // Lossy: the key frame's start code, then 14-bit width and height.
+      if (bytes[23] !== 0x9d || bytes[24] !== 0x01 || bytes[25] !== 0x2a) return null;
+      return { width: u16le(bytes, 26) & 0x3fff, height: u16le(bytes, 28) & 0x3fff };
+    case "VP8L": {
+      // Lossless: a signature byte, then width - 1 and height - 1 in 14 bits each.
+      if (bytes[20] !== 0x2f) return null;
+      const bits = (bytes[21] | (bytes[22] << 8) | (bytes[23] << 16) | (bytes[24] << 24)) >>> 0;
+      return { width: (bits & 0x3fff) + 1, height: ((bits >>> 14) & 0x3fff) + 1 };
+    }
+    case "VP8X": // Extended (alpha, animation): the canvas's width - 1 and height - 1.
+      return { width: u24le(bytes, 24) + 1, height: u24le(bytes, 27) + 1 };
+    default:
+      return null;
+  }
+}
+
+/** Start-of-frame markers (baseline, progressive, lossless...): all but DHT, JPG and DAC. */
+const isStartOfFrame = (marker: number) =>
+  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+
+function jpeg(bytes: Uint8Array): Dimensions | null {
+  let at = 2;
+  while (at + 9 <= bytes.length) {
+    if (bytes[at] !== 0xff) return null;
+    const marker = bytes[at + 1];
+    if (marker === 0xff) {
+      at += 1; // fill byte
+      continue;
+    }
+    // Markers that stand alone, without a length: TEM and RSTn.
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2;
+      continue;
+    }
+    if (isStartOfFrame(marker)) return { width: u16be(bytes, at + 7), height: u16be(bytes, at + 5) };
+    if (marker === 0xd9 || marker === 0xda) return null; // the end, or the data, before any frame
+    at += 2 + u16be(bytes, at + 2);
+  }
+  return null;
+}
+
+const READERS: Record<ImageType, (bytes: Uint8Array) => Dimensions | null> = {
+  "image/png": png,
+  "image/gif": gif,
+  "image/webp": webp,
+  "image/jpeg": jpeg,
+};
+
+/** The declared size, or null when the header cannot be read (a damaged or cut file). */
+export function imageDimensions(bytes: Uint8Array, type: ImageType): Dimensions | null {
+  const dimensions = READERS[type](bytes);
+  return dimensions && dimensions.width > 0 && dimensions.height > 0 ? dimensions : null;
+}
+
+export function hasTooManyPixels({ width, height }: Dimensions): boolean {
+  return width > IMAGE_MAX_SIDE_PIXELS || height > IMAGE_MAX_SIDE_PIXELS || width * height > IMAGE_MAX_PIXELS;
+}
