@@ -3,7 +3,7 @@ import { apiError, apiJson, methodNotAllowed, parsePathId, requireApiUser } from
 import { actorOf } from "~/models/questions.server";
 import { isAdminUser } from "~/models/users.server";
 import { ANSWER_MESSAGES } from "~/schemas/questions";
-import { submitAnswer } from "~/services/answers.server";
+import { refusalBeforeUpload, submitAnswer } from "~/services/answers.server";
 import { AUDIO_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
 
 export const allowedMethods = ["POST"] as const;
@@ -23,6 +23,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!type.includes("multipart/form-data")) {
     return apiError(415, "Expected a multipart/form-data body with an audio file");
   }
+  const refusal = await refusalBeforeUpload(context, request, actorOf(user), questionId);
+  if (refusal) return apiError(refusal.status, refusal.message);
   let form: FormData;
   try {
     form = await readUploadForm(request, AUDIO_MAX_BYTES);

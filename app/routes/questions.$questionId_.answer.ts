@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
 import { respondToAction } from "~/lib/action-response.server";
 import { actorOf, parseExpertId } from "~/models/questions.server";
-import { submitAnswer } from "~/services/answers.server";
+import { refusalBeforeUpload, submitAnswer } from "~/services/answers.server";
 import { AUDIO_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.server";
 
 /**
@@ -20,6 +20,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const questionId = parseExpertId(params.questionId);
   const actor = actorOf(user);
   if (questionId === null) return reply({ ok: false, status: 404, message: "Question not found." });
+  const refusal = await refusalBeforeUpload(context, request, actor, questionId);
+  if (refusal) return reply({ ok: false, ...refusal });
 
   let form: FormData;
   try {

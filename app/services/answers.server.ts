@@ -28,6 +28,27 @@ export type SubmitAnswerOutcome =
   | { ok: true; kind: "draft" }
   | { ok: false; status: number; message: string; fieldErrors?: Record<string, string[]> };
 
+/** A body up to this size is read before the check: a text answer, or a form without a file. */
+const READ_BEFORE_CHECK_BYTES = 64 * 1024;
+
+/**
+ * The refusal for someone who may not answer `questionId`, found before an upload's body is read:
+ * otherwise anyone signed in could make the Worker hold 25 MB for a question that is not theirs, or
+ * does not exist. Small bodies skip it (submitAnswer checks again in any case, at the moment of
+ * answering); a body that does not declare its length does not.
+ */
+export async function refusalBeforeUpload(
+  context: AppLoadContext,
+  request: Request,
+  actor: Actor,
+  questionId: number,
+): Promise<{ status: number; message: string } | null> {
+  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
+  if (declared <= READ_BEFORE_CHECK_BYTES) return null;
+  const refusal = await checkCanManage(context.primaryDb, questionId, actor, new Date(context.now()));
+  return refusal ? { status: refusal.httpStatus, message: refusal.message } : null;
+}
+
 export async function submitAnswer(
   context: AppLoadContext,
   actor: Actor,

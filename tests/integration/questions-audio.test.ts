@@ -123,6 +123,32 @@ describe("audio answers", () => {
     expect(await storedAudio(question.id)).toEqual([]);
   });
 
+  it("refuses someone who may not answer before reading their upload", async () => {
+    const expert = await newExpert();
+    const intruder = await newExpert("intruder");
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const cases: Array<[string, string, string]> = [
+      ["another expert", `/questions/${question.id}/answer`, intruder.cookie],
+      ["the asker", `/questions/${question.id}/answer`, client.cookie],
+      ["a question that does not exist", "/questions/99999999/answer", expert.cookie],
+      ["another expert, through the API", `/api/questions/${question.id}/audio`, intruder.cookie],
+    ];
+    for (const [who, path, cookie] of cases) {
+      // 20 MiB, within the 25 MB limit: only the check stops it, before it is read.
+      const { response, pulled } = await postUndeclaredBody(path, {
+        contentType: "multipart/form-data; boundary=----x",
+        cookie,
+        chunks: 20,
+      });
+      expect([403, 404], who).toContain(response.status);
+      // Only what the Worker drains after answering (8 MiB, read and dropped, never held); an upload
+      // read for the form would have taken all 20.
+      expect(pulled.chunks, who).toBeLessThanOrEqual(10);
+    }
+    expect((await getQuestion(question.id)).status).toBe("pending");
+  });
+
   it("keeps no file when the answer is refused (another expert's question)", async () => {
     const expert = await newExpert();
     const intruder = await newExpert("intruder");
