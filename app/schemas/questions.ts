@@ -23,6 +23,8 @@ export const ANSWER_MESSAGES = {
   notAudio: "Please select an audio file.",
   emptyAudio: "The audio file is empty. Please record or choose it again.",
   audioTooLarge: "The file is too large (at most 25 MB).",
+  recordingFull:
+    "The recording reached its 24-minute limit, so it stopped there. Listen to it, then send it or record a shorter one.",
   microphone: "Could not access microphone. Please ensure you have given permission to use your microphone.",
 } as const;
 

@@ -374,6 +374,56 @@ describe("paid questions in the browser (test mode)", () => {
     expect(Math.abs(answerLength - previewLength)).toBeLessThan(0.5);
   });
 
+  /** The expert on /test-audio's answer panel, on the Audio Response tab, ready to record. */
+  async function recorderPage(prepare: (page: Page) => Promise<unknown>) {
+    const expert = await newPage(DESKTOP);
+    await expert.context().grantPermissions(["microphone"]);
+    await prepare(expert);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/test-audio");
+    await expert.getByRole("button", { name: "Answer This Question" }).first().click();
+    await expert.getByRole("tab", { name: "Audio Response" }).click();
+    return expert;
+  }
+
+  it("stops a recording at 24 minutes, which always fits the upload limit, and keeps it", async () => {
+    const expert = await recorderPage((page) => page.clock.install());
+    await expert.getByRole("button", { name: "Start recording" }).click();
+    await expert.getByRole("timer").waitFor();
+    await expert.clock.runFor("23:58");
+    expect(await expert.getByRole("timer").textContent()).toContain("23:58");
+    await expert.clock.runFor("00:03");
+    await expect
+      .poll(() => expert.getByRole("status").filter({ hasText: "24-minute limit" }).isVisible())
+      .toBe(true);
+    await expect.poll(() => expert.getByRole("button", { name: "Play" }).isVisible()).toBe(true);
+    expect(await expert.getByRole("timer").count()).toBe(0);
+  });
+
+  it("says a recording over 25 MB is too large when it stops, before anything is sent", async () => {
+    const expert = await recorderPage((page) =>
+      // A browser that does not keep to the bit rate: each piece of data padded to 26 MB.
+      page.addInitScript(() => {
+        const Recorder = window.MediaRecorder;
+        window.MediaRecorder = class extends Recorder {
+          set ondataavailable(handler: ((event: BlobEvent) => void) | null) {
+            super.ondataavailable = (event) =>
+              handler?.({
+                data: new Blob([event.data, new Uint8Array(26 * 1024 * 1024)], { type: event.data.type }),
+              } as BlobEvent);
+          }
+        };
+      }),
+    );
+    await expert.getByRole("button", { name: "Start recording" }).click();
+    await expert.getByRole("timer").waitFor();
+    await expert.getByRole("button", { name: "Stop" }).click();
+    await expect
+      .poll(() => expert.locator(".audio-recorder").getByRole("alert").textContent())
+      .toBe("The file is too large (at most 25 MB).");
+    expect(await expert.getByRole("button", { name: "Start recording" }).isVisible()).toBe(true);
+  });
+
   it("shows SPEC.md's alert when the microphone is refused", async () => {
     const expert = await newPage(DESKTOP);
     await expert.addInitScript(() => {

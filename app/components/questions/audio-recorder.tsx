@@ -13,6 +13,13 @@ const EXTENSIONS: Record<string, string> = {
   "audio/wav": "wav",
 };
 
+/**
+ * Recordings are made at this rate and stop at this length, so one always fits the 25 MB upload limit
+ * (24 minutes of 128 kbit/s is 23 MB): a longer one would be refused on sending and lost.
+ */
+const RECORDING_BITS_PER_SECOND = 128_000;
+export const MAX_RECORDING_SECONDS = 24 * 60;
+
 const pad = (value: number) => String(value).padStart(2, "0");
 /** minutes:seconds, as the recorder's timer shows it. */
 export const formatTimer = (seconds: number) => `${pad(Math.floor(seconds / 60))}:${pad(seconds % 60)}`;
@@ -39,6 +46,7 @@ export function AudioRecorder({
   const [url, setUrl] = useState<string | null>(null);
   const [playing, setPlaying] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [supported, setSupported] = useState(true);
   const recorderRef = useRef<MediaRecorder | null>(null);
   const streamRef = useRef<MediaStream | null>(null);
@@ -56,6 +64,14 @@ export function AudioRecorder({
     const timer = setInterval(() => setSeconds((value) => value + 1), 1000);
     return () => clearInterval(timer);
   }, [phase]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: stopRecording only reads a ref
+  useEffect(() => {
+    if (phase === "recording" && seconds >= MAX_RECORDING_SECONDS) {
+      setNotice(ANSWER_MESSAGES.recordingFull);
+      stopRecording();
+    }
+  }, [phase, seconds]);
 
   useEffect(() => {
     return () => {
@@ -78,6 +94,7 @@ export function AudioRecorder({
 
   async function startRecording() {
     setError(null);
+    setNotice(null);
     let stream: MediaStream;
     try {
       stream = await navigator.mediaDevices.getUserMedia({ audio: true });
@@ -87,7 +104,10 @@ export function AudioRecorder({
     }
     streamRef.current = stream;
     const mimeType = RECORDING_TYPES.find((type) => MediaRecorder.isTypeSupported(type));
-    const recorder = new MediaRecorder(stream, mimeType ? { mimeType } : undefined);
+    const recorder = new MediaRecorder(stream, {
+      ...(mimeType ? { mimeType } : {}),
+      audioBitsPerSecond: RECORDING_BITS_PER_SECOND,
+    });
     const chunks: Blob[] = [];
     recorder.ondataavailable = (event) => {
       if (event.data.size > 0) chunks.push(event.data);
@@ -95,9 +115,18 @@ export function AudioRecorder({
     recorder.onstop = () => {
       for (const track of stream.getTracks()) track.stop();
       streamRef.current = null;
-      acceptFile(fileFor(new Blob(chunks, { type: recorder.mimeType || mimeType || "audio/webm" })));
+      const file = fileFor(new Blob(chunks, { type: recorder.mimeType || mimeType || "audio/webm" }));
+      // Should the browser not keep to the rate: say so now, not after a refused upload.
+      if (file.size > AUDIO_UPLOAD_MAX_BYTES) {
+        setNotice(null);
+        setError(ANSWER_MESSAGES.audioTooLarge);
+        setPhase("idle");
+        return;
+      }
+      acceptFile(file);
     };
     recorderRef.current = recorder;
+    // One piece at the end (no timeslice): Chrome then writes the recording's duration, for seeking.
     recorder.start();
     setSeconds(0);
     setPhase("recording");
@@ -116,12 +145,14 @@ export function AudioRecorder({
     setSeconds(0);
     setPlaying(false);
     setError(null);
+    setNotice(null);
     onChange(null);
     if (fileInputRef.current) fileInputRef.current.value = "";
   }
 
   function chooseFile(file: File | undefined) {
     setError(null);
+    setNotice(null);
     if (!file) return;
     const refusal = !file.type.startsWith("audio/")
       ? ANSWER_MESSAGES.notAudio
@@ -218,6 +249,11 @@ export function AudioRecorder({
           />
         </div>
       )}
+      {notice ? (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
       {error ? (
         <p id={errorId} className="form-error" role="alert">
           {error}
