@@ -89,7 +89,6 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
   // preset, Apply) goes to its toggle; focus that left with the old results (a chip, Clear All, the
   // last page's Next) goes to the page's heading: either way not to the page's top.
   const shownKey = useRef(location.key);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every location change on purpose
   useEffect(() => {
     const menu = filtersRef.current;
     if (menu?.open) {
