@@ -14,7 +14,15 @@ const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
 
 export const IMAGE_TYPES = ["image/jpeg", "image/png", "image/webp", "image/gif"] as const;
 export type ImageType = (typeof IMAGE_TYPES)[number];
-export const AUDIO_TYPES = ["audio/webm", "audio/ogg", "audio/mp4", "audio/mpeg", "audio/wav"] as const;
+export const AUDIO_TYPES = [
+  "audio/webm",
+  "audio/ogg",
+  "audio/mp4",
+  "audio/mpeg",
+  "audio/wav",
+  "audio/flac",
+  "audio/aac",
+] as const;
 export type AudioType = (typeof AUDIO_TYPES)[number];
 
 const EXTENSIONS: Record<ImageType | AudioType, string> = {
@@ -27,7 +35,23 @@ const EXTENSIONS: Record<ImageType | AudioType, string> = {
   "audio/mp4": "m4a",
   "audio/mpeg": "mp3",
   "audio/wav": "wav",
+  "audio/flac": "flac",
+  "audio/aac": "aac",
 };
+
+/** ISO base media brands of still images (an iPhone's HEIC photo, AVIF): the same box, not sound. */
+const IMAGE_BRANDS = new Set([
+  "heic",
+  "heix",
+  "hevc",
+  "hevx",
+  "heim",
+  "heis",
+  "mif1",
+  "msf1",
+  "avif",
+  "avis",
+]);
 
 /** An upload refused for a reason the person can fix; `status` is the HTTP status to answer with. */
 export class UploadError extends Error {
@@ -56,13 +80,19 @@ export function sniffAudioType(bytes: Uint8Array): AudioType | null {
   // EBML header: WebM (what Chrome and Firefox's MediaRecorder produce) and Matroska.
   if (startsWith(bytes, [0x1a, 0x45, 0xdf, 0xa3])) return "audio/webm";
   if (startsWith(bytes, ascii("OggS"))) return "audio/ogg";
-  // ISO base media: Safari records audio/mp4; the "ftyp" box sits at offset 4.
-  if (startsWith(bytes, ascii("ftyp"), 4)) return "audio/mp4";
+  // ISO base media: Safari records audio/mp4; the "ftyp" box sits at offset 4, its brand after it.
+  if (startsWith(bytes, ascii("ftyp"), 4)) {
+    const brand = String.fromCharCode(...bytes.subarray(8, 12));
+    return IMAGE_BRANDS.has(brand) ? null : "audio/mp4";
+  }
+  if (startsWith(bytes, ascii("fLaC"))) return "audio/flac";
   if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WAVE"), 8)) return "audio/wav";
   if (startsWith(bytes, ascii("ID3"))) return "audio/mpeg";
-  // A bare MPEG audio frame: 11 sync bits set, and a valid layer.
-  if (bytes.length >= 2 && bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0 && (bytes[1] & 0x06) !== 0) {
-    return "audio/mpeg";
+  if (bytes.length >= 2 && bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0) {
+    // A bare MPEG audio frame: 11 sync bits set, and a valid layer. Layer 0 with 12 sync bits is an
+    // AAC stream's ADTS header instead (.aac files).
+    if ((bytes[1] & 0x06) !== 0) return "audio/mpeg";
+    if ((bytes[1] & 0xf0) === 0xf0) return "audio/aac";
   }
   return null;
 }

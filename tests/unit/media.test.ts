@@ -27,6 +27,12 @@ describe("sniffing uploads by their bytes", () => {
     expect(sniffAudioType(bytes("ID3", 4, 0))).toBe("audio/mpeg");
     expect(sniffAudioType(bytes(0xff, 0xfb, 0x90, 0x64))).toBe("audio/mpeg");
     expect(sniffAudioType(bytes("RIFF", 0, 0, 0, 0, "WAVE"))).toBe("audio/wav");
+    expect(sniffAudioType(bytes("fLaC", 0, 0, 0, 0x22))).toBe("audio/flac");
+    expect(sniffAudioType(bytes(0xff, 0xf1, 0x50, 0x80))).toBe("audio/aac");
+    expect(sniffAudioType(bytes(0, 0, 0, 0x18, "ftypiso5"))).toBe("audio/mp4");
+    // An iPhone's photo and an AVIF image share the box, not the sound.
+    expect(sniffAudioType(bytes(0, 0, 0, 0x18, "ftypheic"))).toBeNull();
+    expect(sniffAudioType(bytes(0, 0, 0, 0x1c, "ftypavif"))).toBeNull();
     expect(sniffAudioType(bytes(0xff, 0xd8, 0xff, 0xe0))).toBeNull();
     expect(sniffAudioType(bytes(0x89, "PNG"))).toBeNull();
   });
