@@ -15,6 +15,7 @@ import type { Database } from "~/db/client.server";
 import { bookings, type PAYMENT_KINDS, type PAYMENT_STATUSES, payments, questions } from "~/db/schema.server";
 import {
   type PaymentIntent,
+  type Stripe,
   StripeApiError,
   type StripeClient,
   stripeErrorMessage,
@@ -479,4 +480,37 @@ export async function listPaymentsNeedingAttention(db: Database, { limit = 50 } 
     .where(and(isNotNull(payments.lastError), inArray(payments.status, ["pending", "authorized"])))
     .orderBy(sql`${payments.updatedAt} desc`)
     .limit(limit);
+}
+
+/**
+ * charge.refunded: money given back outside the app (the Stripe Dashboard, a refund by support). The
+ * app's own refunds mark their line when they are made; this catches the others, so earnings never
+ * count money the client has back. The line is the one its PaymentIntent paid; only a whole refund
+ * moves it (the ledger keeps one amount per line), a partial one is logged for a person to settle.
+ */
+export function onChargeRefunded(db: Database, charge: Stripe.Charge, now: Date) {
+  const intent = charge.payment_intent;
+  const intentId = typeof intent === "string" ? intent : (intent?.id ?? null);
+  if (!intentId) return { statements: [], note: "not a payment of ours" };
+  if (!charge.refunded) {
+    console.warn(
+      JSON.stringify({
+        level: "warn",
+        message: "partial refund made outside the app; the ledger line keeps its amount",
+        charge: charge.id,
+        paymentIntent: intentId,
+        amountRefunded: charge.amount_refunded,
+      }),
+    );
+    return { statements: [], note: "partly refunded: ledger unchanged" };
+  }
+  return {
+    statements: [
+      db
+        .update(payments)
+        .set({ status: "refunded", updatedAt: now })
+        .where(and(eq(payments.stripePaymentIntentId, intentId), eq(payments.status, "captured"))),
+    ],
+    note: "refunded at Stripe",
+  };
 }

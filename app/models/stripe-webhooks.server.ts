@@ -7,7 +7,7 @@
  * so an event is recorded exactly when its change is made, and a second delivery (even a concurrent
  * one) changes nothing. Events nobody handles are recorded and acknowledged.
  *
- * Handlers are grouped by kind (`question`, `booking`, `subscription`); to handle another event,
+ * Handlers are grouped by kind (`question`, `booking`, `subscription`, `charge`); to handle another event,
  * add it under its kind below.
  */
 import { eq } from "drizzle-orm";
@@ -20,6 +20,7 @@ import {
   onBookingPaymentProcessing,
   onBookingPaymentSucceeded,
 } from "~/models/bookings.server";
+import { onChargeRefunded } from "~/models/payments.server";
 import {
   onQuestionPaymentAuthorized,
   onQuestionPaymentCanceled,
@@ -71,6 +72,10 @@ export const WEBHOOK_HANDLERS: Record<string, Partial<Record<EventType, WebhookH
     "customer.subscription.deleted": (db, subscription: Stripe.Subscription, now, event) =>
       onSubscriptionDeleted(db, subscription, now, event),
   },
+  // Matched to the ledger line by the charge's PaymentIntent, whatever the charge paid for.
+  charge: {
+    "charge.refunded": async (db, charge: Stripe.Charge, now) => onChargeRefunded(db, charge, now),
+  },
   booking: {
     "payment_intent.succeeded": (db, intent: PaymentIntent, now) =>
       onBookingPaymentSucceeded(db, intent, now),
@@ -86,8 +91,9 @@ const DEFAULT_KIND_BY_TYPE_PREFIX: [prefix: string, kind: string][] = [
   ["customer.subscription.", "subscription"],
 ];
 
-/** What an event is about: its object's `metadata.kind`, else the default for its type. */
+/** What an event is about: charges by their type, else its object's `metadata.kind`, else the default for its type. */
 export function eventKind(event: StripeEvent): string | null {
+  if (event.type.startsWith("charge.")) return "charge";
   const object = event.data?.object as { metadata?: Record<string, string> | null } | undefined;
   const kind = object?.metadata?.kind;
   if (typeof kind === "string" && kind.length > 0) return kind;

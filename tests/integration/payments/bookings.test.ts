@@ -767,6 +767,46 @@ describe("cancelling a paid session", () => {
   });
 });
 
+describe("a refund made outside the app (the Stripe Dashboard)", () => {
+  /** A Charge as Stripe's charge.refunded event carries it (the fields this app reads, and their neighbours). */
+  const charge = (paymentIntentId: string, amount: number, amountRefunded: number) => ({
+    id: `ch_test_${paymentIntentId.slice(-8)}`,
+    object: "charge",
+    amount,
+    amount_captured: amount,
+    amount_refunded: amountRefunded,
+    captured: true,
+    currency: "usd",
+    paid: true,
+    payment_intent: paymentIntentId,
+    refunded: amountRefunded === amount,
+    status: "succeeded",
+    metadata: {},
+    livemode: false,
+  });
+
+  it("takes a wholly refunded payment out of the earnings, once, and leaves a partial one as it is", async () => {
+    const partly = await paidBooking(15000);
+    const partial = await sendWebhook(
+      stripeEvent("charge.refunded", charge(partly.held.paymentIntentId, 15000, 5000)),
+    );
+    expect(await partial.json()).toMatchObject({ result: "ignored" });
+    expect(await bookingLedger(partly.held.bookingId)).toMatchObject({ status: "captured", amount: 15000 });
+
+    const wholly = await paidBooking(15000);
+    const event = stripeEvent("charge.refunded", charge(wholly.held.paymentIntentId, 15000, 15000));
+    expect(await (await sendWebhook(event)).json()).toMatchObject({ result: "processed" });
+    expect(await bookingLedger(wholly.held.bookingId)).toMatchObject({ status: "refunded", amount: 15000 });
+    expect(await (await sendWebhook(event)).json()).toMatchObject({ result: "duplicate" });
+    // A charge that is not one of ours changes nothing.
+    const stranger = stripeEvent("charge.refunded", {
+      ...charge("pi_not_ours", 100, 100),
+      payment_intent: null,
+    });
+    expect(await (await sendWebhook(stranger)).json()).toMatchObject({ result: "ignored" });
+  });
+});
+
 describe("an expert who deletes their account", () => {
   it("cancels and refunds their upcoming sessions and declines their open questions first", async () => {
     const { expert, client, held } = await paidBooking(15000);
