@@ -390,7 +390,11 @@ export const API_ROUTES: ApiRoute[] = [
         body: {
           kind: "multipart",
           fields: {
-            audio: { type: "file", description: "WebM, Ogg, MP4, MP3, WAV, FLAC or AAC, at most 25 MB", required: true },
+            audio: {
+              type: "file",
+              description: "WebM, Ogg, MP4, MP3, WAV, FLAC or AAC, at most 25 MB",
+              required: true,
+            },
             status: { type: "string", description: "answered" },
             answer: { type: "string", description: "Optional text answer" },
           },
