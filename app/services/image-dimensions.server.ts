@@ -28,10 +28,39 @@ function png(bytes: Uint8Array): Dimensions | null {
   return { width: u32be(bytes, 16), height: u32be(bytes, 20) };
 }
 
+/** The bytes a colour table of the given packed field takes (none when its flag is off). */
+const colorTableBytes = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+
+/** Skips a run of data sub-blocks (a length byte, that many bytes, ... a zero); the offset after it. */
+function skipSubBlocks(bytes: Uint8Array, at: number): number {
+  let next = at;
+  while (next < bytes.length && bytes[next] !== 0) next += 1 + bytes[next];
+  return next + 1;
+}
+
 function gif(bytes: Uint8Array): Dimensions | null {
-  // The logical screen every frame is drawn on.
-  if (bytes.length < 10) return null;
-  return { width: u16le(bytes, 6), height: u16le(bytes, 8) };
+  if (bytes.length < 13) return null;
+  // The logical screen; but browsers grow it to hold any frame that is larger, so every frame's
+  // extent counts too (a 1 × 1 screen can carry a 20,000 × 20,000 frame).
+  let width = u16le(bytes, 6);
+  let height = u16le(bytes, 8);
+  let at = 13 + colorTableBytes(bytes[10]);
+  while (at < bytes.length) {
+    const block = bytes[at];
+    if (block === 0x3b) break; // trailer
+    if (block === 0x21) {
+      at = skipSubBlocks(bytes, at + 2); // extension: introducer, label, sub-blocks
+    } else if (block === 0x2c) {
+      if (at + 10 > bytes.length) return null;
+      width = Math.max(width, u16le(bytes, at + 1) + u16le(bytes, at + 5));
+      height = Math.max(height, u16le(bytes, at + 3) + u16le(bytes, at + 7));
+      // Descriptor, local colour table, LZW code size, image data.
+      at = skipSubBlocks(bytes, at + 10 + colorTableBytes(bytes[at + 9]) + 1);
+    } else {
+      return null; // not a GIF block: a damaged file
+    }
+  }
+  return { width, height };
 }
 
 function webp(bytes: Uint8Array): Dimensions | null {

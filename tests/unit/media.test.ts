@@ -66,6 +66,35 @@ describe("the pixel size an image declares", () => {
       width: 300,
       height: 200,
     });
+    // A 1 × 1 screen whose one frame is 20,000 × 20,000: browsers grow the screen to the frame.
+    const frame = (left: number, top: number, width: number, height: number) => [
+      0x2c,
+      ...u16le(left),
+      ...u16le(top),
+      ...u16le(width),
+      ...u16le(height),
+      0,
+      2,
+      2,
+      0x4c,
+      0x01,
+      0,
+    ];
+    const comment = [0x21, 0xfe, 3, 0x61, 0x62, 0x63, 0];
+    const screen = (width: number, height: number) => ["GIF89a", ...u16le(width), ...u16le(height), 0, 0, 0];
+    expect(
+      imageDimensions(bytes(...screen(1, 1), ...comment, ...frame(0, 0, 20000, 20000), 0x3b), "image/gif"),
+    ).toEqual({
+      width: 20000,
+      height: 20000,
+    });
+    // A later frame, placed off the screen's corner, counts too.
+    expect(
+      imageDimensions(
+        bytes(...screen(10, 10), ...frame(0, 0, 10, 10), ...frame(9000, 5, 10, 10), 0x3b),
+        "image/gif",
+      ),
+    ).toEqual({ width: 9010, height: 15 });
     // VP8L: a signature byte, then width - 1 and height - 1 in 14 bits each.
     expect(imageDimensions(webp("VP8L", 0x2f, ...u32le(320 | (122 << 14))), "image/webp")).toEqual({
       width: 321,
