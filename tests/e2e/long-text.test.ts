@@ -63,6 +63,14 @@ describe("long words and links in what people type", () => {
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(PHONE.width);
     await screenshot(expert, "long-text-answer-dialog-phone");
+    // A click on the question, then the keyboard scrolls the dialog.
+    await dialog.locator(".question-text").click();
+    // Focus is on what scrolls (not the frame around it), so the keys scroll it in every browser.
+    expect(await expert.evaluate(() => document.activeElement?.classList.contains("dialog-body"))).toBe(true);
+    await expert.keyboard.press("End");
+    await expect
+      .poll(() => dialog.locator(".dialog-body").evaluate((body) => body.scrollTop))
+      .toBeGreaterThan(100);
     await dialog
       .getByRole("textbox", { name: "Your Answer" })
       .fill("The model holds up; split the assumptions onto their own sheet.");

@@ -59,8 +59,11 @@ export function DialogContent({
         }}
         {...props}
       >
-        {/* The body scrolls, not the frame, so the close button stays in view over a long text. */}
-        <div className="dialog-body">{children}</div>
+        {/* The body scrolls, not the frame, so the close button stays in view over a long text. It
+            takes focus from a click on its text, so the keyboard (PageDown, End...) scrolls it. */}
+        <div className="dialog-body" tabIndex={-1}>
+          {children}
+        </div>
         {hideClose ? null : (
           <DialogPrimitive.Close className="btn btn--ghost btn--sm dialog-close" aria-label="Close">
             <span aria-hidden="true">×</span>
