@@ -351,6 +351,8 @@ describe("paid questions in the browser (test mode)", () => {
     await screenshot(expert, "questions-recorder-recording-desktop");
     await dialog.getByRole("button", { name: "Stop" }).click();
     await expect.poll(() => dialog.getByRole("button", { name: "Play" }).isVisible()).toBe(true);
+    // Stop left the page: focus is on the recording's Play button, not dropped.
+    await expect.poll(() => expert.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Play");
     expect(await dialog.getByRole("button", { name: "Record again" }).isVisible()).toBe(true);
     // The playback knows the recording's length (about the timer's two seconds), so it can seek.
     const previewLength = await audioDuration(dialog.locator("audio"));
@@ -390,6 +392,9 @@ describe("paid questions in the browser (test mode)", () => {
     const expert = await recorderPage((page) => page.clock.install());
     await expert.getByRole("button", { name: "Start recording" }).click();
     await expert.getByRole("timer").waitFor();
+    // The live region is there, empty, before it has something to say (so it is announced).
+    expect(await expert.locator(".audio-recorder [role=status]").textContent()).toBe("");
+    await expert.getByRole("button", { name: "Stop" }).focus();
     await expert.clock.runFor("23:58");
     expect(await expert.getByRole("timer").textContent()).toContain("23:58");
     await expert.clock.runFor("00:03");
@@ -398,6 +403,7 @@ describe("paid questions in the browser (test mode)", () => {
       .toBe(true);
     await expect.poll(() => expert.getByRole("button", { name: "Play" }).isVisible()).toBe(true);
     expect(await expert.getByRole("timer").count()).toBe(0);
+    expect(await expert.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Play");
   });
 
   it("says a recording over 25 MB is too large when it stops, before anything is sent", async () => {

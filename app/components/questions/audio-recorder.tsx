@@ -51,6 +51,10 @@ export function AudioRecorder({
   const recorderRef = useRef<MediaRecorder | null>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const audioRef = useRef<HTMLAudioElement | null>(null);
+  const rootRef = useRef<HTMLDivElement | null>(null);
+  const playRef = useRef<HTMLButtonElement | null>(null);
+  const startedAtRef = useRef(0);
+  const justRecordedRef = useRef(false);
   const fileInputRef = useRef<HTMLInputElement | null>(null);
   const uploadId = useId();
   const errorId = `${uploadId}-error`;
@@ -61,8 +65,22 @@ export function AudioRecorder({
 
   useEffect(() => {
     if (phase !== "recording") return;
-    const timer = setInterval(() => setSeconds((value) => value + 1), 1000);
+    // From the clock, not by counting ticks: a background tab's timers may run once a minute.
+    const timer = setInterval(() => setSeconds(Math.floor((Date.now() - startedAtRef.current) / 1000)), 1000);
     return () => clearInterval(timer);
+  }, [phase]);
+
+  // Stop (pressed, or at the time limit) leaves the page: focus goes to the recording's Play button,
+  // unless the person has moved on to another control.
+  useEffect(() => {
+    if (phase !== "recorded" || !justRecordedRef.current) return;
+    justRecordedRef.current = false;
+    const active = document.activeElement;
+    const movedOn =
+      active instanceof HTMLElement &&
+      !rootRef.current?.contains(active) &&
+      active.matches("input, textarea, select, button, a[href]");
+    if (!movedOn) playRef.current?.focus();
   }, [phase]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: stopRecording only reads a ref
@@ -123,11 +141,13 @@ export function AudioRecorder({
         setPhase("idle");
         return;
       }
+      justRecordedRef.current = true;
       acceptFile(file);
     };
     recorderRef.current = recorder;
     // One piece at the end (no timeslice): Chrome then writes the recording's duration, for seeking.
     recorder.start();
+    startedAtRef.current = Date.now();
     setSeconds(0);
     setPhase("recording");
     onChange(null);
@@ -170,7 +190,7 @@ export function AudioRecorder({
   }
 
   return (
-    <div className="audio-recorder stack" data-phase={phase}>
+    <div className="audio-recorder stack" data-phase={phase} ref={rootRef}>
       {phase === "idle" ? (
         supported ? (
           <Button type="button" variant="secondary" onClick={startRecording} disabled={disabled}>
@@ -216,6 +236,7 @@ export function AudioRecorder({
               </Button>
             ) : (
               <Button
+                ref={playRef}
                 type="button"
                 variant="secondary"
                 size="sm"
@@ -249,11 +270,10 @@ export function AudioRecorder({
           />
         </div>
       )}
-      {notice ? (
-        <p className="notice" role="status">
-          {notice}
-        </p>
-      ) : null}
+      {/* Always on the page, so what it says later is announced. */}
+      <p className={notice ? "notice" : "audio-recorder__status"} role="status">
+        {notice}
+      </p>
       {error ? (
         <p id={errorId} className="form-error" role="alert">
           {error}
