@@ -71,6 +71,22 @@ describe("the public header", () => {
     await page.waitForURL((url) => url.pathname === "/experts");
     await expect.poll(() => main.getAttribute("aria-busy")).toBeNull();
     expect(await opacity()).toBe(1);
+
+    // Leaving browse for a profile fades it too; a search typed on browse does not.
+    await page.route(/\.data/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.getByRole("searchbox").first().fill("finance");
+    await expect.poll(() => main.getAttribute("aria-busy")).toBe("true");
+    await page.waitForTimeout(700);
+    expect(await opacity()).toBe(1);
+    await expect.poll(() => main.getAttribute("aria-busy"), { timeout: 10_000 }).toBeNull();
+    await page
+      .getByRole("link", { name: /View Profile/ })
+      .first()
+      .click();
+    await expect.poll(opacity).toBeLessThan(0.7);
   });
 
   it("collapses into a toggle menu on a 390 px phone that closes when a link is chosen", async () => {
