@@ -4,6 +4,8 @@ import { buttonClass } from "~/components/ui/button";
 
 /** What the header needs to know about the signed-in person. */
 export type ShellUser = {
+  /** Whose this page is (drafts kept in the tab belong to them: ~/components/use-session-draft). */
+  id: number;
   role: "user" | "expert" | "admin";
   hasExpertProfile: boolean;
   /** The bell's number. */

@@ -1,4 +1,6 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef } from "react";
+import type { loader as rootLoader } from "~/root";
 
 /**
  * Keeps what someone is writing in a long text field (a question, an answer) in this tab's
@@ -8,8 +10,13 @@ import { useCallback, useEffect, useRef } from "react";
  *
  * On mount an empty field gets the saved draft through `restore`; every change is saved (an empty
  * one removes it). Call the returned function once the text has been accepted.
+ *
+ * A draft belongs to the person signed in when it was typed: someone else signing in on the same tab
+ * never sees it, and their first draft form forgets it.
  */
-export function useSessionDraft(key: string, value: string, restore: (text: string) => void) {
+export function useSessionDraft(fieldKey: string, value: string, restore: (text: string) => void) {
+  const owner = useRouteLoaderData<typeof rootLoader>("root")?.user?.id ?? "nobody";
+  const key = `${fieldKey}@${owner}`;
   const firstRun = useRef(true);
   // Read through refs: the restore runs only when the field (its key) appears, never on later edits.
   const restoreRef = useRef(restore);
@@ -18,9 +25,10 @@ export function useSessionDraft(key: string, value: string, restore: (text: stri
   valueRef.current = value;
 
   useEffect(() => {
+    forgetDraftsNotOf(owner);
     const saved = readDraft(key);
     if (saved && !valueRef.current) restoreRef.current(saved);
-  }, [key]);
+  }, [key, owner]);
 
   useEffect(() => {
     // The first run sees the value from before the restore above; saving it would drop the draft.
@@ -47,6 +55,17 @@ export function clearSessionDrafts(prefix: string) {
     }
   } catch {
     // Storage switched off: there is nothing to clear.
+  }
+}
+
+/** Removes the drafts typed by anyone but `owner` (a shared tab, after a logout). */
+function forgetDraftsNotOf(owner: string | number) {
+  try {
+    for (const key of Object.keys(window.sessionStorage)) {
+      if (key.startsWith("draft:") && !key.endsWith(`@${owner}`)) window.sessionStorage.removeItem(key);
+    }
+  } catch {
+    // Storage switched off: there is nothing to forget.
   }
 }
 

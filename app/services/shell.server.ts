@@ -12,6 +12,7 @@ export async function loadShell({ request, context }: LoaderFunctionArgs) {
   const sessionUser = await getOptionalUser(context, request);
   const user: ShellUser | null = sessionUser
     ? {
+        id: sessionUser.id,
         role: sessionUser.role,
         hasExpertProfile: sessionUser.expertProfile !== null,
         unreadNotifications: sessionUser.unreadNotifications,

@@ -505,6 +505,33 @@ describe("a fault in the middle of writing", () => {
     ).toEqual([]);
   });
 
+  it("never shows one person's draft to the next person signed in on the same tab", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    const expertId = await demoExpertId(page);
+    const question = uniqueQuestion("a draft on a shared computer");
+    await gotoHydrated(page, `/ask/${expertId}`);
+    await page.getByRole("textbox", { name: "Your Question" }).fill(question);
+
+    // They log out; someone else signs in on the same tab and opens the same expert's Ask screen.
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/"),
+      page
+        .getByRole("banner")
+        .getByRole("button", { name: /Logout/ })
+        .click(),
+    ]);
+    await signInAs(page, "subscriber");
+    await gotoHydrated(page, `/ask/${expertId}`);
+    await page.getByRole("textbox", { name: "Your Question" }).waitFor();
+    expect(await page.getByRole("textbox", { name: "Your Question" }).inputValue()).toBe("");
+    expect(
+      await page.evaluate(() =>
+        Object.values(sessionStorage).filter((value) => value.includes("shared computer")),
+      ),
+    ).toEqual([]);
+  });
+
   it("keeps a typed question through a failed submission, and starts empty after one is sent", async () => {
     const page = await newPage(PHONE);
     await signInAs(page, "client");
