@@ -237,6 +237,28 @@ describe("admin verification in the browser", () => {
     expect(await bio.inputValue()).toBe(original);
   });
 
+  it("puts back prices sent after the session ended, once the expert has signed in again", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/settings?tab=pricing");
+    const rate = page.getByLabel("Question Rate (USD)");
+    const original = await rate.inputValue();
+    await rate.fill("33.00");
+    await page.context().clearCookies();
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/expert/login"),
+      page.getByRole("button", { name: "Save Pricing" }).click(),
+    ]);
+    await page.locator("li.toast").getByText("Your session has ended").waitFor();
+
+    await signInAs(page, "expert", { redirectTo: "/expert/settings?tab=pricing" });
+    await expect.poll(() => rate.inputValue()).toBe("33.00");
+    await page.locator("li.toast").getByText("Your changes are back").waitFor();
+    // Put back, not saved.
+    await gotoHydrated(page, "/expert/settings?tab=pricing");
+    expect(await rate.inputValue()).toBe(original);
+  });
+
   it("keeps a settings change typed before the page's script ran", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");

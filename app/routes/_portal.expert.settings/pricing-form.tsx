@@ -5,13 +5,25 @@ import { useEffect, useRef } from "react";
 import { PrefixedField } from "~/components/prefixed-field";
 import { Button } from "~/components/ui/button";
 import { useForm } from "~/components/use-form";
+import { useUnsentChanges } from "~/components/use-unsent-changes";
 import { ExpertPricingSchema } from "~/schemas/expert";
 import { type SettingsFormResult, useSaveToast } from "./general-form";
 
 const asDollars = (cents: number) => (cents / 100).toFixed(2);
 
-export function PricingForm({ questionRate, sessionPrice }: { questionRate: number; sessionPrice: number }) {
+export function PricingForm({
+  expertId,
+  questionRate,
+  sessionPrice,
+}: {
+  expertId: number;
+  questionRate: number;
+  sessionPrice: number;
+}) {
   const fetcher = useFetcher<SettingsFormResult>();
+  // Prices sent as the session ended (or as the server failed) come back once the form is shown again.
+  const formRef = useRef<HTMLFormElement>(null);
+  useUnsentChanges(`expert-pricing:${expertId}`, formRef, fetcher);
   const result = useSaveToast(fetcher, "pricing");
   const [form, fields] = useForm({
     id: "expert-pricing",
@@ -31,7 +43,7 @@ export function PricingForm({ questionRate, sessionPrice }: { questionRate: numb
   }, [saved, form]);
   const busy = fetcher.state !== "idle";
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="card stack settings-form">
+    <fetcher.Form ref={formRef} method="post" {...getFormProps(form)} className="card stack settings-form">
       <input type="hidden" name="intent" value="pricing" />
       <div className="form-grid">
         <PrefixedField

@@ -164,7 +164,11 @@ export default function ExpertSettings() {
           <PhotosForm profileImage={profile.profileImage} headerImage={profile.headerImage} />
         </TabsContent>
         <TabsContent value="pricing" forceMount className="kept-tab-panel">
-          <PricingForm questionRate={profile.questionRate} sessionPrice={profile.sessionPrice} />
+          <PricingForm
+            expertId={profile.id}
+            questionRate={profile.questionRate}
+            sessionPrice={profile.sessionPrice}
+          />
         </TabsContent>
       </Tabs>
     </div>
