@@ -9,6 +9,8 @@ import {
   type ExpertSignupResult,
   ExpertSignupSchema,
   type ExpertSignupValues,
+  SESSION_ENDED_MESSAGE,
+  SIGNED_IN_FIELD,
   type SignupNotice,
 } from "~/schemas/expert";
 import { deleteImageIfUnused, hasUploadedFile, storeUploadedImage } from "~/services/expert-images.server";
@@ -80,6 +82,19 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
   }
   const signedIn = await getOptionalUser(context, request);
   if (signedIn?.expertProfile) return result({ status: "already-expert" }, 409);
+  // Filled in signed in, sent without a session (a logout in another tab): say so, create nothing.
+  if (!signedIn && form.get(SIGNED_IN_FIELD)) {
+    return result(
+      {
+        status: "invalid",
+        errors: {},
+        formError: SESSION_ENDED_MESSAGE,
+        sessionEnded: true,
+        values: submittedValues(form),
+      },
+      401,
+    );
+  }
 
   let input: ExpertProfileInput;
   let account: ExpertAccountInput | null = null;

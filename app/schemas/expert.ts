@@ -313,10 +313,17 @@ export type ExpertSignupResult =
       errors: Record<string, string[] | null>;
       formError?: string;
       values?: ExpertSignupValues;
+      /** The wizard was filled in signed in, and the session ended before it was sent. */
+      sessionEnded?: boolean;
     }
   | { status: "already-expert" }
   | { status: "created"; redirectTo: string; notices: SignupNotice[] }
   | { status: "partial"; redirectTo: string };
+
+/** The hidden field a signed-in wizard sends, so the server can tell its session has since ended. */
+export const SIGNED_IN_FIELD = "asSignedIn";
+export const SESSION_ENDED_MESSAGE =
+  "Your session has ended, so your profile was not created. Sign in again in a new tab (what you typed here stays), then press Create Expert Profile again.";
 
 /** SPEC.md's partial success: the account exists, the profile does not. */
 export const PARTIAL_SUCCESS_NOTICE: SignupNotice = {

@@ -357,6 +357,8 @@ describe("the become-an-expert wizard (server side)", () => {
     const page = await get("/become-expert", cookie);
     const html = await page.text();
     expect(html).toContain("Signed in as");
+    // It says it was filled in signed in, so a session that ends before it is sent is noticed.
+    expect(html).toMatch(/<input type="hidden" name="asSignedIn" value="1"/);
     // The browser stops a title or organisation at the server's limit as it is typed.
     for (const field of ["title", "occupation"]) {
       expect(html, field).toMatch(new RegExp(`name="${field}"[^>]*maxLength="100"`, "i"));
@@ -376,6 +378,20 @@ describe("the become-an-expert wizard (server side)", () => {
         .where(eq(users.username, String(username))),
     ).toHaveLength(0);
     expect((await get("/expert/dashboard", cookie)).status).toBe(200);
+  });
+
+  it("says the session ended when a wizard filled in signed in arrives without one, creating nothing", async () => {
+    const users0 = await countUsers();
+    const experts0 = await countExperts();
+    const { username, password, email, firstName, lastName, ...profileOnly } = application();
+    // The signed-in wizard's fields, sent after a logout in another tab (no session cookie).
+    const response = await submit({ ...profileOnly, asSignedIn: "1" });
+    expect(response.status).toBe(401);
+    const html = await response.text();
+    expect(html).toContain("Your session has ended, so your profile was not created.");
+    expect(html).toContain("Sign in (opens a new tab)");
+    expect(await countUsers()).toBe(users0);
+    expect(await countExperts()).toBe(experts0);
   });
 
   it("keeps an admin's role when the admin creates a profile", async () => {

@@ -21,6 +21,7 @@ import {
   filterCustomUrlInput,
   PARTIAL_SUCCESS_NOTICE,
   PROFILE_CREATED_NOTICE,
+  SIGNED_IN_FIELD,
   type SignupNotice,
 } from "~/schemas/expert";
 
@@ -227,7 +228,12 @@ export function ExpertWizard({
       </h2>
       {result?.status === "invalid" && result.formError ? (
         <p className="form-error" role="alert">
-          {result.formError}
+          {result.formError}{" "}
+          {result.sessionEnded ? (
+            <a href="/auth" target="_blank" rel="noopener">
+              Sign in (opens a new tab)
+            </a>
+          ) : null}
         </p>
       ) : null}
       <Form
@@ -240,6 +246,7 @@ export function ExpertWizard({
         onChange={onFormChange}
         onSubmit={onSubmit}
       >
+        {signedInAs !== null ? <input type="hidden" name={SIGNED_IN_FIELD} value="1" /> : null}
         {steps.includes("account") ? (
           <fieldset className="wizard__step stack" hidden={!showAll && step !== "account"}>
             <legend className="visually-hidden">Account</legend>
