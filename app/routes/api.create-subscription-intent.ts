@@ -1,9 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
 import { createAccountAndSignIn } from "~/auth/sign-in.server";
-import { apiError, methodNotAllowed, readJson } from "~/lib/api.server";
+import { apiError, methodNotAllowed, parseOrThrow, readJsonObject } from "~/lib/api.server";
 import { startSubscription, subscriptionDeps } from "~/models/subscriptions.server";
-import { SubscribeAccountSchema, SubscribeSignedInSchema } from "~/schemas/subscription";
+import {
+  SIGNED_IN_FIELD,
+  SUBSCRIPTION_MESSAGES,
+  SubscribeAccountSchema,
+  SubscribeSignedInSchema,
+} from "~/schemas/subscription";
 
 export const allowedMethods = ["POST"] as const;
 
@@ -20,13 +25,17 @@ const NO_STORE = "private, no-store";
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await getOptionalUser(context, request);
+  const body = await readJsonObject(request);
   let userId: number;
   let cookie: string | null = null;
   if (user) {
-    await readJson(request, SubscribeSignedInSchema);
+    parseOrThrow(SubscribeSignedInSchema, body);
     userId = user.id;
+  } else if (body[SIGNED_IN_FIELD] === true) {
+    // Sent from a signed-in screen whose session has since ended: never a new account by surprise.
+    return apiError(401, SUBSCRIPTION_MESSAGES.sessionEnded);
   } else {
-    const input = await readJson(request, SubscribeAccountSchema);
+    const input = parseOrThrow(SubscribeAccountSchema, body);
     const account = await createAccountAndSignIn(context, request, input);
     if (!account.ok) {
       return apiError(account.httpStatus, account.message, {

@@ -28,10 +28,12 @@ import {
   subscriptionDeps,
 } from "~/models/subscriptions.server";
 import {
+  SIGNED_IN_FIELD,
   SUBSCRIPTION_MESSAGES,
   SUBSCRIPTION_PRICE_CENTS,
   type SubscribeAccountInput,
   SubscribeAccountSchema,
+  SubscribeSignedInSchema,
   subscribeSchemaFor,
 } from "~/schemas/subscription";
 import { redirectWithToast } from "~/services/flash.server";
@@ -81,7 +83,16 @@ export const headers = () => ({ "Cache-Control": "private, no-store" });
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await getOptionalUser(context, request);
-  const submission = parseWithZod(await readForm(request), { schema: subscribeSchemaFor(user !== null) });
+  const form = await readForm(request);
+  // Filled in signed in, sent without a session (a logout in another tab): say so.
+  if (!user && form.get(SIGNED_IN_FIELD)) {
+    const ended = parseWithZod(form, { schema: SubscribeSignedInSchema });
+    return data(
+      { result: ended.reply({ formErrors: [SUBSCRIPTION_MESSAGES.sessionEnded] }) },
+      { status: 401 },
+    );
+  }
+  const submission = parseWithZod(form, { schema: subscribeSchemaFor(user !== null) });
   if (submission.status !== "success") {
     return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
   }
@@ -191,7 +202,10 @@ export default function SubscribeScreen() {
           method: "POST",
           headers: { "Content-Type": "application/json" },
           // The server computes the price; SPEC.md's call carries the amount in dollars.
-          body: JSON.stringify({ ...(signedIn ? {} : account), amount: priceCents / 100 }),
+          body: JSON.stringify({
+            ...(signedIn ? { [SIGNED_IN_FIELD]: true } : account),
+            amount: priceCents / 100,
+          }),
         });
         const body = (await response.json().catch(() => ({}))) as IntentResponse;
         if (body.signedIn && !signedIn) accountCreated = true;
@@ -277,6 +291,7 @@ export default function SubscribeScreen() {
               {signedIn ? (
                 <p className="notice notice--success subscribe-signed-in">
                   Signed in as <strong>{signedInAs}</strong>. The subscription is added to this account.
+                  <input type="hidden" name={SIGNED_IN_FIELD} value="1" />
                 </p>
               ) : (
                 <fieldset className="subscribe-account">

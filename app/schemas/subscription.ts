@@ -22,6 +22,8 @@ export const SUBSCRIPTION_MESSAGES = {
   notCanceling: "Your subscription is not set to end, so there is nothing to resume.",
   provider: "We couldn't reach our payment provider. Please try again.",
   notPaid: "Your payment has not been completed yet.",
+  sessionEnded:
+    "Your session has ended, so nothing was charged. Please sign in again to add the subscription to your account.",
 } as const;
 
 /** SPEC.md section 5 gives the subscription's e-mail rule ("email valid") without a message. */
@@ -40,6 +42,9 @@ export const SubscribeAccountSchema = z.object({
 
 /** A signed-in visitor subscribes without account fields (anything sent, such as `amount`, is ignored). */
 export const SubscribeSignedInSchema = z.object({});
+
+/** What a signed-in /subscribe sends, so the server can tell its session has since ended. */
+export const SIGNED_IN_FIELD = "asSignedIn";
 
 export const subscribeSchemaFor = (signedIn: boolean) =>
   signedIn ? SubscribeSignedInSchema : SubscribeAccountSchema;

@@ -127,6 +127,25 @@ describe("/subscribe in test mode", () => {
     expect((await userRow(client.userId)).subscriptionEndDate).toEqual(endDate);
   });
 
+  it("says the session ended when a signed-in subscription arrives without one, creating no account", async () => {
+    const client = await newClient("ended");
+    const page = await (await get("/subscribe", client.cookie)).text();
+    expect(page).toMatch(/<input type="hidden" name="asSignedIn" value="1"/);
+    const message =
+      "Your session has ended, so nothing was charged. Please sign in again to add the subscription to your account.";
+    const users0 = await userCount();
+    // The same form and call, after a logout in another tab: no cookie.
+    const form = await postForm("/subscribe", { asSignedIn: "1" });
+    expect(form.status).toBe(401);
+    expect(await form.text()).toContain(message);
+    const api = await requestSubscription({ asSignedIn: true, amount: 20 });
+    expect(api.response.status).toBe(401);
+    expect(api.body).toMatchObject({ error: message });
+    expect(sessionCookieFrom(api.response)).toBeNull();
+    expect(await userCount()).toBe(users0);
+    expect((await userRow(client.userId)).subscriptionStatus).toBeNull();
+  });
+
   it("answers the subscription API with an active subscription in test mode", async () => {
     const { response, body, cookie } = await requestSubscription(newVisitor("api"));
     expect(response.status).toBe(201);
