@@ -53,6 +53,9 @@ function describe(subscription: SubscriptionView, timeZone: string): { label: st
  * The client dashboard's subscription panel (issue 7): plan, status, renewal or end date, questions
  * left today, and Cancel subscription (at the end of the period) or Resume before that date.
  */
+/** A renewal the card refused: cancelling ends the subscription at once (the server decides again). */
+const UNPAID_RENEWAL: SubscriptionStatus[] = ["past_due", "unpaid"];
+
 export function SubscriptionPanel({ subscription }: { subscription: SubscriptionView | null }) {
   const timeZone = useViewerTimeZone();
   if (!subscription) {
@@ -86,7 +89,8 @@ export function SubscriptionPanel({ subscription }: { subscription: Subscription
           <dt>Plan</dt>
           <dd>{`${formatCents(subscription.priceCents)} / month, one question a day`}</dd>
         </div>
-        {endText ? (
+        {/* A renewal the card refused has no end yet: the note below says what happens. */}
+        {endText && !UNPAID_RENEWAL.includes(subscription.status) ? (
           <div>
             <dt>
               {subscription.active ? (subscription.cancelAtPeriodEnd ? "Ends on" : "Renews on") : "Ended on"}
@@ -173,9 +177,6 @@ function StatusNote({
     </p>
   );
 }
-
-/** A renewal the card refused: cancelling ends the subscription at once (the server decides again). */
-const UNPAID_RENEWAL: SubscriptionStatus[] = ["past_due", "unpaid"];
 
 function Actions({ subscription, endText }: { subscription: SubscriptionView; endText: string | null }) {
   const navigation = useNavigation();
