@@ -21,7 +21,7 @@
  * Asking with the subscription (one question per UTC day, a unique index) is the questions model's.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { users } from "~/db/schema.server";
 import { formatCents } from "~/lib/money";
@@ -441,23 +441,7 @@ async function endUnpaidSubscription(
     }
   }
   await db.batch([
-    db
-      .update(users)
-      .set({
-        subscriptionStatus: "canceled",
-        subscriptionEndDate: now,
-        subscriptionCancelAtPeriodEnd: false,
-        subscriptionEventAt: laterEventAt(now),
-      })
-      .where(
-        and(
-          eq(users.id, userId),
-          subscriptionId
-            ? eq(users.stripeSubscriptionId, subscriptionId)
-            : isNull(users.stripeSubscriptionId),
-          inArray(users.subscriptionStatus, UNPAID_RENEWAL),
-        ),
-      ),
+    endedNowStatement(db, { userId, subscriptionId, now }, inArray(users.subscriptionStatus, UNPAID_RENEWAL)),
     // The same notice (and key) as Stripe's deletion event, which then finds the row ended and is quiet.
     ...notificationStatements(
       db,
@@ -583,20 +567,7 @@ export async function endSubscriptionOfDeletedAccount(
     }
   }
   // Ended here too when there is nothing at Stripe to end (test mode): a deleted account holds no plan.
-  await db
-    .update(users)
-    .set({
-      subscriptionStatus: "canceled",
-      subscriptionEndDate: now,
-      subscriptionCancelAtPeriodEnd: false,
-      subscriptionEventAt: laterEventAt(now),
-    })
-    .where(
-      and(
-        eq(users.id, userId),
-        subscriptionId ? eq(users.stripeSubscriptionId, subscriptionId) : isNull(users.stripeSubscriptionId),
-      ),
-    );
+  await endedNowStatement(db, { userId, subscriptionId, now });
   return { ok: true };
 }
 
@@ -732,6 +703,32 @@ function applicable(userId: number, subscriptionId: string, at: Date, { final = 
           or(isNull(users.subscriptionEventAt), lte(users.subscriptionEventAt, at)),
         ),
   );
+}
+
+/**
+ * Ends the user's subscription (`subscriptionId`, or the one made without Stripe) at `now`, when the
+ * row still holds that subscription and, if given, `onlyWhile` holds.
+ */
+function endedNowStatement(
+  db: Database,
+  { userId, subscriptionId, now }: { userId: number; subscriptionId: string | null; now: Date },
+  onlyWhile?: SQL,
+) {
+  return db
+    .update(users)
+    .set({
+      subscriptionStatus: "canceled",
+      subscriptionEndDate: now,
+      subscriptionCancelAtPeriodEnd: false,
+      subscriptionEventAt: laterEventAt(now),
+    })
+    .where(
+      and(
+        eq(users.id, userId),
+        subscriptionId ? eq(users.stripeSubscriptionId, subscriptionId) : isNull(users.stripeSubscriptionId),
+        onlyWhile,
+      ),
+    );
 }
 
 const laterEventAt = (at: Date) => sql`max(coalesce(${users.subscriptionEventAt}, 0), ${at.getTime()})`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { type DemoRole, gotoHydrated, signInAs } from "./support/pages";
+import { type DemoRole, gotoHydrated, logOut, signInAs, submitAfterSessionEnds } from "./support/pages";
 
 const HOMES: Record<DemoRole, string> = {
   client: "/dashboard",
@@ -36,13 +36,7 @@ describe("accounts in the browser", () => {
     await expect.poll(() => page.getByText("Registration successful").first().isVisible()).toBe(true);
     await screenshot(page, "accounts-registered-dashboard");
 
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === "/"),
-      page
-        .getByRole("banner")
-        .getByRole("button", { name: /Logout/ })
-        .click(),
-    ]);
+    await logOut(page);
     await expect.poll(() => page.getByText("Logged out successfully").first().isVisible()).toBe(true);
     await expect
       .poll(() => page.getByRole("banner").getByRole("link", { name: "Login" }).isVisible())
@@ -125,12 +119,7 @@ describe("accounts in the browser", () => {
     const original = await name.inputValue();
     const edited = `Renamed ${Date.now()}`;
     await name.fill(edited);
-    await page.context().clearCookies();
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === "/auth"),
-      page.getByRole("button", { name: "Save Changes" }).click(),
-    ]);
-    await page.locator("li.toast").getByText("Your session has ended").waitFor();
+    await submitAfterSessionEnds(page, "Save Changes", "/auth");
 
     // Someone else signing in on this tab is not shown it.
     await signInAs(page, "subscriber", { redirectTo: "/dashboard/settings" });

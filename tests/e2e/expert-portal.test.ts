@@ -1,7 +1,13 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot, type Viewport } from "./harness";
-import { gotoHydrated, holdScripts, OFFLINE_MESSAGE, signInAs } from "./support/pages";
+import {
+  gotoHydrated,
+  holdScripts,
+  OFFLINE_MESSAGE,
+  signInAs,
+  submitAfterSessionEnds,
+} from "./support/pages";
 
 const VIEWPORTS: Array<[string, Viewport]> = [
   ["phone", PHONE],
@@ -220,13 +226,7 @@ describe("admin verification in the browser", () => {
     const original = await bio.inputValue();
     const edited = `${original.trim()} Edited as the session ended, ${Date.now()}.`;
     await bio.fill(edited);
-    // Signed out elsewhere (another tab, or the session revoked): the browser has no session left.
-    await page.context().clearCookies();
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === "/expert/login"),
-      page.getByRole("button", { name: "Save Changes" }).click(),
-    ]);
-    await page.locator("li.toast").getByText("Your session has ended").waitFor();
+    await submitAfterSessionEnds(page, "Save Changes", "/expert/login");
 
     await signInAs(page, "expert", { redirectTo: "/expert/settings" });
     expect(new URL(page.url()).pathname).toBe("/expert/settings");
@@ -244,12 +244,7 @@ describe("admin verification in the browser", () => {
     const rate = page.getByLabel("Question Rate (USD)");
     const original = await rate.inputValue();
     await rate.fill("33.00");
-    await page.context().clearCookies();
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === "/expert/login"),
-      page.getByRole("button", { name: "Save Pricing" }).click(),
-    ]);
-    await page.locator("li.toast").getByText("Your session has ended").waitFor();
+    await submitAfterSessionEnds(page, "Save Pricing", "/expert/login");
 
     await signInAs(page, "expert", { redirectTo: "/expert/settings?tab=pricing" });
     await expect.poll(() => rate.inputValue()).toBe("33.00");

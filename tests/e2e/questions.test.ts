@@ -7,7 +7,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { demoExpertId, gotoHydrated, signInAs } from "./support/pages";
+import { demoExpertId, gotoHydrated, logOut, signInAs } from "./support/pages";
 
 let run = 0;
 const uniqueQuestion = (topic: string) =>
@@ -514,13 +514,7 @@ describe("a fault in the middle of writing", () => {
     await page.getByRole("textbox", { name: "Your Question" }).fill(question);
 
     // They log out; someone else signs in on the same tab and opens the same expert's Ask screen.
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === "/"),
-      page
-        .getByRole("banner")
-        .getByRole("button", { name: /Logout/ })
-        .click(),
-    ]);
+    await logOut(page);
     await signInAs(page, "subscriber");
     await gotoHydrated(page, `/ask/${expertId}`);
     await page.getByRole("textbox", { name: "Your Question" }).waitFor();

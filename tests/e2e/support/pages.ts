@@ -62,6 +62,30 @@ export async function signInAs(page: Page, role: DemoRole, { redirectTo }: { red
   await page.waitForSelector("html[data-hydrated]");
 }
 
+/** Logs out with the header's button, as a person does; the home page follows. */
+export async function logOut(page: Page) {
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === "/"),
+    page
+      .getByRole("banner")
+      .getByRole("button", { name: /Logout/ })
+      .click(),
+  ]);
+}
+
+/**
+ * Presses `button` after the session has ended elsewhere (another tab, or revoked): the browser has no
+ * session left, so the form's answer is the login page (`loginPath`) saying so.
+ */
+export async function submitAfterSessionEnds(page: Page, button: string, loginPath: string) {
+  await page.context().clearCookies();
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === loginPath),
+    page.getByRole("button", { name: button }).click(),
+  ]);
+  await page.locator("li.toast").getByText("Your session has ended").waitFor();
+}
+
 /** The demo expert's id, as /test-audio's expert select (demo mode) chooses it by default. */
 export async function demoExpertId(page: Page): Promise<number> {
   await gotoHydrated(page, "/test-audio");
