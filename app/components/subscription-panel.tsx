@@ -19,6 +19,7 @@ import {
   SUBSCRIPTION_PRICE_CENTS,
   SUBSCRIPTION_STATUS_LABELS,
   type SubscriptionStatus,
+  UNPAID_RENEWAL_STATUSES,
 } from "~/schemas/subscription";
 
 /** The subscription as the dashboard shows it (instants in epoch milliseconds). */
@@ -53,9 +54,6 @@ function describe(subscription: SubscriptionView, timeZone: string): { label: st
  * The client dashboard's subscription panel (issue 7): plan, status, renewal or end date, questions
  * left today, and Cancel subscription (at the end of the period) or Resume before that date.
  */
-/** A renewal the card refused: cancelling ends the subscription at once (the server decides again). */
-const UNPAID_RENEWAL: SubscriptionStatus[] = ["past_due", "unpaid"];
-
 export function SubscriptionPanel({ subscription }: { subscription: SubscriptionView | null }) {
   const timeZone = useViewerTimeZone();
   if (!subscription) {
@@ -90,7 +88,7 @@ export function SubscriptionPanel({ subscription }: { subscription: Subscription
           <dd>{`${formatCents(subscription.priceCents)} / month, one question a day`}</dd>
         </div>
         {/* A renewal the card refused has no end yet: the note below says what happens. */}
-        {endText && !UNPAID_RENEWAL.includes(subscription.status) ? (
+        {endText && !UNPAID_RENEWAL_STATUSES.includes(subscription.status) ? (
           <div>
             <dt>
               {subscription.active ? (subscription.cancelAtPeriodEnd ? "Ends on" : "Renews on") : "Ended on"}
@@ -210,7 +208,7 @@ function Actions({ subscription, endText }: { subscription: SubscriptionView; en
       <Link to="/subscribe" className={buttonClass()}>
         {subscription.status === "incomplete" ? "Complete your subscription" : "Subscribe again"}
       </Link>
-      {UNPAID_RENEWAL.includes(subscription.status) ? (
+      {UNPAID_RENEWAL_STATUSES.includes(subscription.status) ? (
         <CancelSubscription
           description="It ends now, and the payment that failed will not be taken. Questions are paid one at a time until you subscribe again."
           busy={pending === "cancel-subscription"}

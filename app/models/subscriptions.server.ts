@@ -34,6 +34,7 @@ import {
   SUBSCRIPTION_PRICE_CENTS,
   type SubscriptionStatus,
   TEST_MODE_SUBSCRIPTION_DAYS,
+  UNPAID_RENEWAL_STATUSES,
 } from "~/schemas/subscription";
 import { getOptionalStripe, type Stripe, StripeApiError, type StripeClient } from "~/services/stripe.server";
 
@@ -391,9 +392,6 @@ export type ChangeResult =
   | { ok: true; endDate: Date; endedNow: boolean }
   | { ok: false; httpStatus: 409 | 502; message: string };
 
-/** A renewal the card refused: Stripe retries it until the subscription is cancelled. */
-const UNPAID_RENEWAL: SubscriptionStatus[] = ["past_due", "unpaid"];
-
 /**
  * Cancels at the end of the paid period (Stripe's `cancel_at_period_end`): the subscriber keeps
  * their daily question until then, and may resume before that date. A subscription whose renewal
@@ -401,7 +399,8 @@ const UNPAID_RENEWAL: SubscriptionStatus[] = ["past_due", "unpaid"];
  */
 export async function cancelSubscription(deps: SubscriptionDeps, userId: number): Promise<ChangeResult> {
   const state = await getSubscriptionState(deps.db, userId);
-  if (state?.status && UNPAID_RENEWAL.includes(state.status)) return endUnpaidSubscription(deps, state);
+  if (state?.status && UNPAID_RENEWAL_STATUSES.includes(state.status))
+    return endUnpaidSubscription(deps, state);
   return setCancelAtPeriodEnd(deps, state, true);
 }
 
@@ -441,7 +440,11 @@ async function endUnpaidSubscription(
     }
   }
   await db.batch([
-    endedNowStatement(db, { userId, subscriptionId, now }, inArray(users.subscriptionStatus, UNPAID_RENEWAL)),
+    endedNowStatement(
+      db,
+      { userId, subscriptionId, now },
+      inArray(users.subscriptionStatus, UNPAID_RENEWAL_STATUSES),
+    ),
     // The same notice (and key) as Stripe's deletion event, which then finds the row ended and is quiet.
     ...notificationStatements(
       db,

@@ -67,3 +67,6 @@ export const SUBSCRIPTION_STATUS_LABELS = {
 } as const;
 
 export type SubscriptionStatus = keyof typeof SUBSCRIPTION_STATUS_LABELS;
+
+/** A renewal the card refused: Stripe retries it until the subscription is cancelled, which ends it at once. */
+export const UNPAID_RENEWAL_STATUSES: SubscriptionStatus[] = ["past_due", "unpaid"];
