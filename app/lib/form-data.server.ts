@@ -1,3 +1,4 @@
+import { getPaths } from "@conform-to/dom";
 import { cleanFormValue } from "~/lib/input-text";
 
 /** The most of a form or JSON body the app reads; every text field it takes fits many times over. */
@@ -54,8 +55,29 @@ export async function readForm(
   return form;
 }
 
+/** Longer than any field name of the app's forms, many times over. */
+const FIELD_NAME_MAX_LENGTH = 200;
+/** Higher than any list index the app's forms send (a week's days, a few categories). */
+const FIELD_INDEX_MAX = 1000;
+
 /**
- * A read body as form fields, or null when it is not a well-formed form. A browser sends each line
+ * Whether conform can read `name` safely. Conform builds an array as long as the index in a name,
+ * and the schema then walks it: one field named `x[4294967294]` would take the Worker's memory. Its
+ * own reserved names (`__intent__`, `__state__`) are never sent by the app's forms, and conform
+ * throws on a malformed one; a name it cannot parse would be a 500.
+ */
+function isReadableFieldName(name: string): boolean {
+  if (name.length > FIELD_NAME_MAX_LENGTH || name === "__intent__" || name === "__state__") return false;
+  try {
+    return getPaths(name).every((segment) => typeof segment !== "number" || segment <= FIELD_INDEX_MAX);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A read body as form fields, or null when it is not a well-formed form (a field name conform could
+ * not read safely included). A browser sends each line
  * break of a text field as CRLF, though its maxlength and its character counts see one character:
  * text fields get their "\n" back, so the server's limits count what the person saw. Every text
  * field is cleaned as app/lib/input-text.ts says.
@@ -69,6 +91,7 @@ export async function parseFormBody(body: Blob, contentType: string): Promise<Fo
   }
   const form = new FormData();
   for (const [name, value] of parsed) {
+    if (!isReadableFieldName(name)) return null;
     form.append(
       name,
       cleanFormValue(name, typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),

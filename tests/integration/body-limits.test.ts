@@ -3,9 +3,12 @@
  * off once it passes the limit, answered 413, and never buffered whole (a Worker has 128 MB).
  */
 import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { BASE } from "./support/accounts";
-import { newExpert } from "./support/questions";
+import { availability, reviews } from "~/db/schema.server";
+import { insertQuestion } from "../factories";
+import { BASE, db, postForm, postRaw } from "./support/accounts";
+import { newClient, newExpert } from "./support/questions";
 import { postUndeclaredBody } from "./support/undeclared-body";
 
 const MULTIPART = "multipart/form-data; boundary=----x";
@@ -86,5 +89,59 @@ describe("JSON nested thousands deep", () => {
       expect(response.status, path).toBe(400);
       expect(await response.json(), path).toEqual({ error: "The body is nested too deeply" });
     }
+  });
+});
+
+describe("form field names conform cannot read safely", () => {
+  /** A page answers with its error screen, a resource route with JSON: both say why. */
+  const NOT_READ = "The form could not be read.";
+
+  it("refuses a list index past any form's, before conform builds a list that long", async () => {
+    // Conform makes an array as long as the index and the schema walks it: `[4294967294]` took the
+    // Worker's whole memory. A smaller one shows the refusal without the wait.
+    const expert = await newExpert("long-index");
+    const before = await db().select().from(availability).where(eq(availability.expertId, expert.expertId));
+    const schedule = await postForm(
+      "/expert/availability",
+      { intent: "schedule", timeZone: "UTC", "days[1].enabled": "on", "days[2000].enabled": "on" },
+      { cookie: expert.cookie },
+    );
+    expect(schedule.status).toBe(400);
+    expect(await schedule.text()).toContain(NOT_READ);
+    expect(await db().select().from(availability).where(eq(availability.expertId, expert.expertId))).toEqual(
+      before,
+    );
+
+    const client = await newClient();
+    const question = await insertQuestion(db(), {
+      userId: client.userId,
+      expertId: expert.expertId,
+      status: "answered",
+      answer: "Do it.",
+      answeredAt: new Date(),
+    });
+    const review = await postForm(
+      "/reviews",
+      { subject: "question", questionId: String(question.id), rating: "5", "x[2000]": "1" },
+      { cookie: client.cookie },
+    );
+    expect(review.status).toBe(400);
+    expect(await review.json()).toEqual({ error: NOT_READ });
+    expect(await db().select().from(reviews).where(eq(reviews.questionId, question.id))).toEqual([]);
+  });
+
+  it("refuses conform's reserved and malformed names with a message, signed out too, not a 500", async () => {
+    for (const name of ["__intent__", "__state__", "a..b", "x[", "__proto__.polluted", "x".repeat(201)]) {
+      for (const path of ["/contact", "/auth"]) {
+        const response = await postForm(path, { username: "someone", password: "secret-123", [name]: "1" });
+        expect(response.status, `${path} ${name.slice(0, 20)}`).toBe(400);
+        expect(await response.text()).toContain(NOT_READ);
+      }
+    }
+    // The same names in a multipart form (the expert application reads files too).
+    const form = new FormData();
+    form.set("__intent__", new File(["x"], "x.txt"));
+    const response = await postRaw("/become-expert", form);
+    expect(response.status).toBe(400);
   });
 });
