@@ -15,6 +15,14 @@ export function sayServerUnreachable() {
   toast({ title: SERVER_UNREACHABLE_TITLE, description: SERVER_UNREACHABLE_MESSAGE, variant: "destructive" });
 }
 
+/** Stops a form's submission while the browser knows it is offline, and says so; true if it did. */
+export function stopWhenOffline(event: { preventDefault(): void }): boolean {
+  if (navigator.onLine) return false;
+  event.preventDefault();
+  sayServerUnreachable();
+  return true;
+}
+
 /**
  * A route's clientAction for forms people type into: a submission that never reaches the server
  * (offline, a dropped connection) says so and leaves the form as it was, instead of replacing the

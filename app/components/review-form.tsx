@@ -1,5 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useId, useRef, useState } from "react";
+import { stopWhenOffline } from "~/components/keep-form-when-offline";
 import { Button } from "~/components/ui/button";
 import { REVIEW_COMMENT_MAX } from "~/schemas/reviews";
 
@@ -52,7 +53,7 @@ export function ReviewForm({
       data-focus-fallback={doneId}
       onSubmit={(event) => {
         if (sending.current) event.preventDefault();
-        sending.current = true;
+        else if (!stopWhenOffline(event)) sending.current = true;
       }}
     >
       <input type="hidden" name="subject" value={subject} />

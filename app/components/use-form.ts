@@ -1,7 +1,7 @@
 // biome-ignore lint/style/noRestrictedImports: the one place that wraps Conform's useForm.
 import { useForm as useConformForm } from "@conform-to/react";
 import { useEffect } from "react";
-import { sayServerUnreachable } from "./keep-form-when-offline";
+import { stopWhenOffline } from "./keep-form-when-offline";
 
 /** How long a touch's click may follow the finger leaving the screen (no 300 ms delay: the viewport is set). */
 const TAP_CLICK_GRACE_MS = 500;
@@ -105,12 +105,7 @@ export function useForm<Schema extends Record<string, unknown>, FormValue = Sche
   const result = useConformForm<Schema, FormValue, FormError>({
     ...options,
     onSubmit(event, context) {
-      if (!navigator.onLine) {
-        event.preventDefault();
-        sayServerUnreachable();
-        return;
-      }
-      options.onSubmit?.(event, context);
+      if (!stopWhenOffline(event)) options.onSubmit?.(event, context);
     },
   });
   useSubmitKeptUnderThePointer(result[0].id);

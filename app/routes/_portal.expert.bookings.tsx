@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { usePaymentsTestMode } from "~/components/use-payments-test-mode";
 import { expertCancelDescription } from "~/lib/booking-texts";
 import { formatCents } from "~/lib/money";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import {
   dateInZone,
   formatDayLabel,
@@ -41,6 +42,8 @@ export const meta: MetaFunction = () => [
 export const headers = () => ({ "Cache-Control": PRIVATE_CACHE_CONTROL });
 
 /** The expert's calendar: only their own sessions, in their own time zone. */
+export const shouldRevalidate = revalidateUnlessUnreachable;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { expertId } = await requireExpert(context, request);
   if (expertId === null) return { hasProfile: false as const };

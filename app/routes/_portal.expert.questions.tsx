@@ -10,6 +10,7 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { formatInstant } from "~/lib/slots";
 import { getExpertQuestionDesk, type QuestionListItem } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
@@ -25,6 +26,8 @@ export const meta: MetaFunction = () => [
 const REFRESH_MS = 30_000;
 
 /** The expert's question desk: only their own questions, never the unpaid ones. */
+export const shouldRevalidate = revalidateUnlessUnreachable;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { expertId } = await requireExpert(context, request);
   if (expertId === null) return { hasProfile: false, questions: [] as QuestionListItem[], timeZone: "UTC" };

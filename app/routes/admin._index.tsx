@@ -15,6 +15,7 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { formatCents } from "~/lib/money";
 import { ADMIN_FILTERS, type AdminFilter, formatDateTime, OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import {
   actorOf,
   getQuestionForViewer,
@@ -37,6 +38,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 const FILTER_LABELS: Record<AdminFilter, string> = { all: "All", pending: "Pending", answered: "Answered" };
 
 /** /admin (and /admin/dashboard): every question, filtered all / pending / answered; one selected to answer. */
+export const shouldRevalidate = revalidateUnlessUnreachable;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireAdmin(context, request);
   const url = new URL(request.url);

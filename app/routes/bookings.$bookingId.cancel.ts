@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { respondToAction } from "~/lib/action-response.server";
 import { bookingDeps, cancelBooking, parseId } from "~/models/bookings.server";
 
@@ -8,6 +9,8 @@ import { bookingDeps, cancelBooking, parseId } from "~/models/bookings.server";
  * confirmed session; it is refunded in full and the other party is told. Someone else's booking is
  * a 403 and nothing changes; a second cancel is a 409 and refunds nothing.
  */
+export const clientAction = keepFormWhenOffline;
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   const reply = (outcome: Parameters<typeof respondToAction>[1]) =>

@@ -4,12 +4,15 @@ import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { ClientBookingActions } from "~/components/bookings/client-booking-actions";
 import { ClientBookings } from "~/components/client-bookings";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import bookingsStylesHref from "~/styles/bookings.css";
 
 export const links = () => [{ rel: "stylesheet", href: bookingsStylesHref }];
+
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);

@@ -3,8 +3,11 @@ import { data } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { ClientQuestions } from "~/components/client-questions";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
+
+export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);

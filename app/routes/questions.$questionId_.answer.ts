@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { respondToAction } from "~/lib/action-response.server";
 import { actorOf, parseExpertId } from "~/models/questions.server";
 import { refusalBeforeUpload, submitAnswer } from "~/services/answers.server";
@@ -10,6 +11,8 @@ import { AUDIO_MAX_BYTES, readUploadForm, UploadError } from "~/services/media.s
  * audio file (multipart field `audio`), or both; `status=pending` keeps a text draft. The expert's
  * desk, the admin area and /test-audio all post here.
  */
+export const clientAction = keepFormWhenOffline;
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   const reply = (outcome: Parameters<typeof respondToAction>[1]) =>

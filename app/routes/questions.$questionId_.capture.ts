@@ -1,10 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { respondToAction } from "~/lib/action-response.server";
 import { captureQuestionPayment, parseExpertId, questionDeps } from "~/models/questions.server";
 import { isAdminUser } from "~/models/users.server";
 
 /** POST /questions/{id}/capture: an admin retries a charge Stripe refused when the answer was sent. */
+export const clientAction = keepFormWhenOffline;
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const reply = (outcome: Parameters<typeof respondToAction>[1]) =>
     respondToAction(request, outcome, { redirectTo: "/admin", fallback: "/admin" });

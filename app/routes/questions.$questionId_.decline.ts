@@ -1,9 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { respondToAction } from "~/lib/action-response.server";
 import { actorOf, declineQuestion, parseExpertId, questionDeps } from "~/models/questions.server";
 
 /** POST /questions/{id}/decline: the expert (or an admin) declines; the asker is never charged. */
+export const clientAction = keepFormWhenOffline;
+
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");
   const reply = (outcome: Parameters<typeof respondToAction>[1]) =>

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
 import { safeRedirect } from "~/auth/redirect";
+import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { isNavigation } from "~/lib/action-response.server";
 import { readForm } from "~/lib/form-data.server";
 import { createReview } from "~/models/reviews.server";
@@ -14,6 +15,8 @@ import { redirectWithToast } from "~/services/flash.server";
  * The form's fetcher gets JSON; a browser without JavaScript (a page post) is sent back to the
  * dashboard with the outcome as a toast.
  */
+export const clientAction = keepFormWhenOffline;
+
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
   const form = await readForm(request);

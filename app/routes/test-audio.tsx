@@ -20,6 +20,7 @@ import { useForm } from "~/components/use-form";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay, OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import {
   askQuestion,
   findExpertIdByUsername,
@@ -42,6 +43,8 @@ export const meta: MetaFunction = () => [
 ];
 
 /** /test-audio (demo mode only): ask as a user, answer by text or audio as an expert, on one page. */
+export const shouldRevalidate = revalidateUnlessUnreachable;
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireDemoMode(context);
   const user = await getOptionalUser(context, request);

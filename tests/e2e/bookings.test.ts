@@ -217,6 +217,12 @@ describe("booking a session in the browser (test mode)", () => {
     expect(await client.getByRole("dialog").textContent()).toContain(
       "Booked in test mode, so no payment was taken and there is nothing to refund.",
     );
+    // The connection drops as it is sent: the dialog stays, says so, and the session stays booked.
+    await client.route("**/cancel**", (route) => route.abort("internetdisconnected"));
+    await client.getByRole("dialog").getByRole("button", { name: "Yes, cancel", exact: true }).click();
+    await expect.poll(() => client.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
+    expect(await client.getByRole("heading", { name: "Something went wrong" }).count()).toBe(0);
+    await client.unroute("**/cancel**");
     await client.getByRole("dialog").getByRole("button", { name: "Yes, cancel", exact: true }).click();
     await expect.poll(() => client.getByText("Session cancelled").first().isVisible()).toBe(true);
     await expect

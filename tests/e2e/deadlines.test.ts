@@ -85,6 +85,15 @@ describe("the deadline, in the browser", () => {
     await answered.getByRole("radio", { name: "4 stars" }).check();
     await answered.getByRole("textbox", { name: "Comment (optional)" }).fill("Practical and quick.");
     await screenshot(page, "review-form-phone");
+    // Sent while offline: the page says so and keeps the stars and the comment.
+    await page.context().setOffline(true);
+    await answered.getByRole("button", { name: "Submit rating" }).click();
+    await expect.poll(() => page.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
+    expect(await answered.getByRole("radio", { name: "4 stars" }).isChecked()).toBe(true);
+    expect(await answered.getByRole("textbox", { name: "Comment (optional)" }).inputValue()).toBe(
+      "Practical and quick.",
+    );
+    await page.context().setOffline(false);
     await answered.getByRole("button", { name: "Submit rating" }).focus();
     // Sent twice at once (a double-click): one rating is sent.
     const sent: string[] = [];

@@ -486,14 +486,16 @@ describe("a fault in the middle of writing", () => {
     const answer = "Write it once: a long answer survives a dropped connection and comes back here.";
     let dialog = await openAnswerDialog(expert, question);
     await dialog.getByRole("textbox", { name: "Your Answer" }).fill(answer);
-    // The connection drops as it is sent: the error screen replaces the desk.
+    // The connection drops as it is sent: the desk says so and keeps the dialog as it was.
     await expert.route("**/answer**", (route) => route.abort("internetdisconnected"));
     await dialog.getByRole("button", { name: "Submit Answer" }).click();
-    await expect
-      .poll(() => expert.getByRole("heading", { name: "Something went wrong" }).isVisible())
-      .toBe(true);
+    await expect.poll(() => expert.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
+    expect(await dialog.getByRole("textbox", { name: "Your Answer" }).inputValue()).toBe(answer);
+    expect(await dialog.getByRole("button", { name: "Submit Answer" }).isEnabled()).toBe(true);
+    expect(await expert.getByRole("heading", { name: "Something went wrong" }).count()).toBe(0);
     await expert.unroute("**/answer**");
 
+    // The tab keeps the draft when the page is loaded again, too.
     dialog = await openAnswerDialog(expert, question);
     await expect.poll(() => dialog.getByRole("textbox", { name: "Your Answer" }).inputValue()).toBe(answer);
     await dialog.getByRole("button", { name: "Submit Answer" }).click();

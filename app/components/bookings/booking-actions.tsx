@@ -1,5 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { stopWhenOffline } from "~/components/keep-form-when-offline";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ConfirmDisclosure } from "~/components/ui/confirm-disclosure";
 import {
@@ -108,7 +109,7 @@ export function CancelBookingButton({
       <DialogContent aria-describedby={`cancel-${bookingId}-description`}>
         <DialogTitle>Cancel this session?</DialogTitle>
         <DialogDescription id={`cancel-${bookingId}-description`}>{description}</DialogDescription>
-        <fetcher.Form method="post" action={`/bookings/${bookingId}/cancel`}>
+        <fetcher.Form method="post" action={`/bookings/${bookingId}/cancel`} onSubmit={stopWhenOffline}>
           <DialogFooter>
             <Button type="button" variant="secondary" onClick={() => setOpen(false)} disabled={busy}>
               Keep Session

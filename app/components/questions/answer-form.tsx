@@ -1,5 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
-import { useEffect, useId, useRef, useState } from "react";
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { stopWhenOffline } from "~/components/keep-form-when-offline";
 import { Button } from "~/components/ui/button";
 import { ErrorList, Label, Textarea } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
@@ -72,7 +73,9 @@ export function AnswerForm({
     ...(fetcher.state === "idle" && fetcher.data?.fieldErrors ? fetcher.data.fieldErrors : {}),
   };
 
-  function submit(kind: "text" | "audio") {
+  function submit(event: FormEvent, kind: "text" | "audio") {
+    event.preventDefault();
+    if (stopWhenOffline(event)) return;
     const hasAudio = kind === "audio" && audio !== null;
     if (kind === "audio" && !hasAudio) {
       setErrors({ audio: [ANSWER_MESSAGES.textOrAudio] });
@@ -120,10 +123,7 @@ export function AnswerForm({
           noValidate
           method="post"
           action={`/questions/${questionId}/answer?${new URLSearchParams({ redirectTo: `${location.pathname}${location.search}` })}`}
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit("text");
-          }}
+          onSubmit={(event) => submit(event, "text")}
         >
           <input type="hidden" name="who" value={who} />
           <div className="field">
@@ -168,14 +168,7 @@ export function AnswerForm({
         </form>
       </TabsContent>
       <TabsContent value="audio" tabIndex={-1}>
-        <form
-          className="stack"
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            submit("audio");
-          }}
-        >
+        <form className="stack" noValidate onSubmit={(event) => submit(event, "audio")}>
           <AudioRecorder
             disabled={busy}
             onChange={(file) => {
@@ -210,6 +203,7 @@ export function DeclineQuestion({ questionId, onDeclined }: { questionId: number
     <fetcher.Form
       method="post"
       action={`/questions/${questionId}/decline`}
+      onSubmit={stopWhenOffline}
       className="decline-confirm"
       role="group"
     >
