@@ -200,8 +200,10 @@ export async function closeAccount(
   const images = await imagesOfUser(context.primaryDb, user.id);
   await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
   // A hold paid, or a question asked and paid, while the above ran. Nothing confirms for a deleted
-  // expert, so this second look finds every straggler.
+  // expert, and no question is paid for a deleted asker, so this second look finds every straggler.
   if (expert) await endExpertCommitments(context, actor, expert.id);
+  await dropUnpaidQuestionsOfClosingAccount(questionDeps(context), { userId: user.id });
+  await withdrawQuestionsOfClosingAsker(questionDeps(context), user.id);
   if (expert) await invalidateExpert(context, { id: expert.id, customUrls: [expert.customUrl] });
   // Their pictures go too (unless another profile shows the same one); the account is gone either way.
   for (const url of images) {

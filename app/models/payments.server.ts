@@ -10,7 +10,7 @@
  * It knows nothing of what a question or a booking is: app/models/questions.server.ts (and the
  * bookings model) decide what each outcome means and put these statements in their own batches.
  */
-import { and, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { bookings, type PAYMENT_KINDS, type PAYMENT_STATUSES, payments, questions } from "~/db/schema.server";
 import {
@@ -376,11 +376,13 @@ export type LedgerLine = {
 /**
  * Writes a ledger line, or moves the existing one to `line.status` — but only from one of
  * `replaceFrom`, so a late or repeated event never rolls a line back (captured stays captured).
+ * With `when`, only if that condition holds as the statement runs: in a batch after the change the
+ * line records, it is written only if that change was made (one that lost a race records nothing).
  */
 export function ledgerUpsertStatement(
   db: Database,
   line: LedgerLine,
-  { now, replaceFrom }: { now: Date; replaceFrom: readonly PaymentStatus[] },
+  { now, replaceFrom, when }: { now: Date; replaceFrom: readonly PaymentStatus[]; when?: SQL },
 ) {
   const values = {
     kind: line.kind,
@@ -397,21 +399,47 @@ export function ledgerUpsertStatement(
     createdAt: now,
     updatedAt: now,
   };
+  const onConflict = {
+    target: refTarget(line.ref),
+    set: {
+      status: line.status,
+      amount: line.amount,
+      stripePaymentIntentId: sql`coalesce(excluded.stripe_payment_intent_id, ${payments.stripePaymentIntentId})`,
+      settledAt: line.settledAt ?? null,
+      lastError: null,
+      updatedAt: now,
+    },
+    setWhere: inArray(payments.status, [...replaceFrom]),
+  };
+  if (!when) return db.insert(payments).values(values).onConflictDoUpdate(onConflict);
+  // insert ... select names every column, in the table's order; its WHERE is `when`.
+  const value = <T>(name: string, v: T) => sql<T>`${v}`.as(name);
   return db
     .insert(payments)
-    .values(values)
-    .onConflictDoUpdate({
-      target: refTarget(line.ref),
-      set: {
-        status: line.status,
-        amount: line.amount,
-        stripePaymentIntentId: sql`coalesce(excluded.stripe_payment_intent_id, ${payments.stripePaymentIntentId})`,
-        settledAt: line.settledAt ?? null,
-        lastError: null,
-        updatedAt: now,
-      },
-      setWhere: inArray(payments.status, [...replaceFrom]),
-    });
+    .select(
+      db
+        .select({
+          id: sql<number>`null`.as("id"),
+          kind: value("kind", values.kind),
+          status: value("status", values.status),
+          amount: value("amount", values.amount),
+          currency: value("currency", values.currency),
+          userId: value("user_id", values.userId),
+          expertId: value("expert_id", values.expertId),
+          questionId: value("question_id", values.questionId),
+          bookingId: value("booking_id", values.bookingId),
+          stripePaymentIntentId: value("stripe_payment_intent_id", values.stripePaymentIntentId),
+          stripeInvoiceId: value("stripe_invoice_id", values.stripeInvoiceId),
+          stripeRefundId: sql<string | null>`null`.as("stripe_refund_id"),
+          lastError: sql<string | null>`null`.as("last_error"),
+          createdAt: value("created_at", now.getTime()),
+          updatedAt: value("updated_at", now.getTime()),
+          settledAt: value("settled_at", values.settledAt?.getTime() ?? null),
+        })
+        .from(sql`(select 1)`)
+        .where(when),
+    )
+    .onConflictDoUpdate(onConflict);
 }
 
 /**

@@ -237,12 +237,13 @@ export async function askQuestion(
     }
     const questionId = await insertUnpaidQuestion(db, input.asker, target, input.ask, 0, now);
     try {
-      await markQuestionPaid(db, questionId, {
+      const paid = await markQuestionPaid(db, questionId, {
         now,
         paymentState: "subscription",
         subscriptionDay: utcDay(now),
         ledger: { kind: "subscription_question", amount: SUBSCRIPTION_QUESTION_CREDIT },
       });
+      if (!paid) return closedBeforePaid();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // Another question took today's allowance first (two at once): this one never existed.
@@ -265,11 +266,12 @@ export async function askQuestion(
 
   if (!deps.stripe) {
     const questionId = await insertUnpaidQuestion(db, input.asker, target, input.ask, target.price, now);
-    await markQuestionPaid(db, questionId, {
+    const paid = await markQuestionPaid(db, questionId, {
       now,
       paymentState: "test_mode",
       ledger: { kind: "question", amount: target.price },
     });
+    if (!paid) return closedBeforePaid();
     return { status: "pending", questionId, paymentState: "test_mode" };
   }
 
@@ -377,6 +379,16 @@ export async function askQuestion(
     amount: question.amount,
   };
 }
+
+/**
+ * A question closed between being written and being paid for: its expert closed their account (which
+ * expires the unpaid questions it finds), or the asker closed theirs. Nothing was recorded as paid.
+ */
+const closedBeforePaid = (): AskResult => ({
+  status: "refused",
+  httpStatus: 404,
+  message: ASK_MESSAGES.expertNotFound,
+});
 
 async function insertUnpaidQuestion(
   db: Database,
@@ -486,6 +498,9 @@ function markPaidStatements(
   },
 ) {
   const { now } = options;
+  // The ledger line and the notices are written only by the batch that made the question pending:
+  // one that expired or was withdrawn meanwhile (its expert or asker closing their account) is not.
+  const paidNow = questionMovedNow(question.id, "pending", now);
   const statements = [
     db
       .update(questions)
@@ -504,6 +519,8 @@ function markPaidStatements(
           options.paymentIntentId
             ? or(isNull(questions.paymentIntentId), eq(questions.paymentIntentId, options.paymentIntentId))
             : undefined,
+          // An asker who closed their account meanwhile is past the second look that withdraws questions.
+          sql`not exists (select 1 from ${users} where ${users.id} = ${questions.userId} and ${users.deletedAt} is not null)`,
         ),
       )
       .returning({ id: questions.id }),
@@ -518,7 +535,7 @@ function markPaidStatements(
         expertId: question.expertId,
         stripePaymentIntentId: options.paymentIntentId ?? null,
       },
-      { now, replaceFrom: ["pending", "failed"] },
+      { now, replaceFrom: ["pending", "failed"], when: paidNow },
     ),
   ] as const;
   const asker = question.name ?? "A client";
@@ -532,14 +549,18 @@ function markPaidStatements(
   return [
     ...statements,
     ...recipients.userIds.flatMap((userId) =>
-      notificationStatements(db, {
-        userId,
-        kind: "question_new",
-        title: "New question",
-        body,
-        link,
-        dedupeKey: `question_new:question:${question.id}`,
-      }),
+      notificationStatements(
+        db,
+        {
+          userId,
+          kind: "question_new",
+          title: "New question",
+          body,
+          link,
+          dedupeKey: `question_new:question:${question.id}`,
+        },
+        { when: paidNow },
+      ),
     ),
   ];
 }
@@ -579,7 +600,8 @@ async function markQuestionPaid(
     options,
   );
   const [first, ...rest] = statements;
-  await db.batch([first, ...rest]);
+  const [updated] = await db.batch([first, ...rest]);
+  return (updated as unknown[]).length > 0;
 }
 
 const expectedPaymentOf = (question: QuestionRow): ExpectedPayment => ({
@@ -634,12 +656,14 @@ export async function confirmQuestionPayment(
     return { ok: false, reason: check.reason, message: check.message };
   }
   try {
-    await markQuestionPaid(deps.db, question.id, {
+    const paid = await markQuestionPaid(deps.db, question.id, {
       now: deps.now,
       paymentState: "authorized",
       paymentIntentId: check.intent.id,
       ledger: { kind: "question", amount: question.amount },
     });
+    // Closed while the card was being confirmed: the closing cancels its hold, or the hold lapses.
+    if (!paid) return { ok: false, reason: "mismatch", message: "This question is closed." };
   } catch (error) {
     // The PaymentIntent id is unique across questions: one payment pays for one question.
     if (isUniqueViolation(error)) {
@@ -1059,6 +1083,7 @@ export async function captureQuestionPayment(
  * it, so a batch that lost a race (answered and declined at once, say) tells nobody anything false.
  */
 const MOVED_AT = {
+  pending: questions.paidAt,
   answered: questions.answeredAt,
   rejected: questions.declinedAt,
   expired: questions.expiredAt,

@@ -8,12 +8,12 @@
 
 import { env } from "cloudflare:test";
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDatabase, type Database } from "~/db/client.server";
-import { bookings, questions } from "~/db/schema.server";
+import { bookings, payments, questions } from "~/db/schema.server";
 import { expireQuestions, remindExperts, sendMeetingLinks } from "~/models/deadlines.server";
-import { answerQuestion, declineQuestion } from "~/models/questions.server";
+import { answerQuestion, askQuestion, declineQuestion } from "~/models/questions.server";
 import { submitAnswer } from "~/services/answers.server";
 import { insertBooking, insertQuestion } from "../factories";
 import { newClient, newExpert, notificationsOf, WEBM_BYTES } from "./support/questions";
@@ -177,5 +177,39 @@ describe("a question that changed under a request", () => {
     expect(stored.audioResponse).toBeNull();
     expect((await env.MEDIA.list({ prefix: `audio/questions/${question.id}/` })).objects).toEqual([]);
     expect(await kinds(client.userId)).not.toContain("question_answered");
+  });
+
+  it("is not recorded as paid, nor announced, when its expert's closing expires it as it is paid", async () => {
+    const expert = await newExpert("closing");
+    const client = await newClient("asks-closing");
+    // What closing the expert's account does to their unpaid questions, just before the payment's batch.
+    const db = changedBeforeFirstBatch((target) =>
+      target
+        .update(questions)
+        .set({ status: "expired", expiredAt: new Date(), paymentState: "cancelled" })
+        .where(and(eq(questions.expertId, expert.expertId), eq(questions.status, "awaiting_payment"))),
+    );
+    const result = await askQuestion(
+      { db, stripe: null, now: new Date() },
+      {
+        asker: {
+          id: client.userId,
+          username: client.username,
+          name: null,
+          email: `${client.username}@example.com`,
+        },
+        expertId: expert.expertId,
+        ask: {
+          question: "Is a waitlist worth it for a small launch?",
+          requestAudioResponse: false,
+          showOnProfile: false,
+        },
+      },
+    );
+    expect(result.status).toBe("refused");
+    const [asked] = await db.select().from(questions).where(eq(questions.userId, client.userId));
+    expect(asked.status).toBe("expired");
+    expect(await db.select().from(payments).where(eq(payments.questionId, asked.id))).toEqual([]);
+    expect(await kinds(expert.userId)).not.toContain("question_new");
   });
 });

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { questions } from "~/db/schema.server";
+import { deleteUserAccount } from "~/models/users.server";
 import { db, get, postForm } from "../support/accounts";
 import {
   getLedger,
@@ -470,5 +471,23 @@ describe("capturing and cancelling", () => {
       status: "authorized",
       lastError: "Cancel failed: Stripe is unavailable.",
     });
+  });
+});
+
+describe("a question whose asker closes their account as it is paid", () => {
+  it("is not made pending, recorded as paid or announced to its expert", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    // The window inside closeAccount: the questions were withdrawn, then the account was deleted; the
+    // card's authorisation lands after that.
+    await deleteUserAccount(db(), client.userId);
+    const intent = await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    expect((await sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", intent))).status).toBe(
+      200,
+    );
+    expect((await getQuestion(asked.questionId)).status).toBe("awaiting_payment");
+    expect((await getLedger(asked.questionId))?.status ?? "none").not.toBe("authorized");
+    expect((await notificationsOf(expert.userId)).map((row) => row.kind)).not.toContain("question_new");
   });
 });
