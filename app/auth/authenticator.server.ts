@@ -29,11 +29,14 @@ export function clientAddress(request: Request): string | null {
   return request.headers.get("CF-Connecting-IP");
 }
 
+/** A sign-in's checked credentials: the user, and the password hash the password matched. */
+export type SignedIn = { user: SessionUser; passwordHash: string };
+
 export async function verifyCredentials(
   context: AppLoadContext,
   request: Request,
   credentials: { username: string; password: string },
-): Promise<SessionUser> {
+): Promise<SignedIn> {
   const db = context.primaryDb;
   const keys = { username: credentials.username, address: clientAddress(request) };
   const throttle = await reserveAttempt(db, keys, context.now());
@@ -51,12 +54,12 @@ export async function verifyCredentials(
     throw new SignInError(INVALID_CREDENTIALS, 401);
   }
   await clearFailures(db, keys);
-  return user;
+  return { user, passwordHash: account!.passwordHash };
 }
 
 /** remix-auth with the form strategy; the form was validated by the route before it gets here. */
 export function createAuthenticator(context: AppLoadContext) {
-  return new Authenticator<SessionUser>().use(
+  return new Authenticator<SignedIn>().use(
     new FormStrategy(async ({ form, request }) => {
       const parsed = LoginSchema.safeParse(Object.fromEntries(form));
       if (!parsed.success) throw new SignInError(INVALID_CREDENTIALS, 401);

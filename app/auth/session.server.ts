@@ -1,5 +1,5 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "~/db/client.server";
 import { experts, sessions, users } from "~/db/schema.server";
@@ -32,17 +32,56 @@ function sessionCookie(value: string, maxAgeSeconds: number) {
 
 export const clearSessionCookie = () => sessionCookie("", 0);
 
-/** Starts a new session (a new id at every sign-in) and returns its Set-Cookie header. */
-export async function startSession(db: Database, userId: number, request: Request, now = Date.now()) {
+async function newSessionRow(userId: number, request: Request, now: number) {
   const token = newToken();
-  await db.insert(sessions).values({
+  const row = {
     id: await sessionIdFor(token),
     userId,
     expiresAt: new Date(now + SESSION_MS),
     lastSeenAt: new Date(now),
     userAgent: request.headers.get("User-Agent")?.slice(0, 200) ?? null,
-  });
-  return sessionCookie(token, SESSION_MS / 1000);
+  };
+  return { row, cookie: sessionCookie(token, SESSION_MS / 1000) };
+}
+
+/** Starts a new session (a new id at every sign-in) and returns its Set-Cookie header. */
+export async function startSession(db: Database, userId: number, request: Request, now = Date.now()) {
+  const { row, cookie } = await newSessionRow(userId, request, now);
+  await db.insert(sessions).values(row);
+  return cookie;
+}
+
+/**
+ * startSession for a sign-in that checked `verifiedHash`, only while the account still has that
+ * password: one with the old password that finishes just after a password change (which ends every
+ * other session) starts none. Null then.
+ */
+export async function startSessionIfPasswordIs(
+  db: Database,
+  userId: number,
+  request: Request,
+  now: number,
+  verifiedHash: string,
+): Promise<string | null> {
+  const { row, cookie } = await newSessionRow(userId, request, now);
+  // insert ... select names every column, in the table's order.
+  const started = await db
+    .insert(sessions)
+    .select(
+      db
+        .select({
+          id: sql<string>`${row.id}`.as("id"),
+          userId: users.id,
+          expiresAt: sql<number>`${row.expiresAt.getTime()}`.as("expires_at"),
+          lastSeenAt: sql<number>`${now}`.as("last_seen_at"),
+          userAgent: sql<string | null>`${row.userAgent}`.as("user_agent"),
+          createdAt: sql<number>`cast(unixepoch('subsec') * 1000 as integer)`.as("created_at"),
+        })
+        .from(users)
+        .where(and(eq(users.id, userId), eq(users.passwordHash, verifiedHash), isNull(users.deletedAt))),
+    )
+    .returning({ id: sessions.id });
+  return started.length > 0 ? cookie : null;
 }
 
 /** The stored id of the request's session, or null. */

@@ -5,10 +5,10 @@ import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.serv
 import { createUser, getSessionUserById, type SessionUser, UsernameTakenError } from "~/models/users.server";
 import { LoginSchema, RegisterSchema } from "~/schemas/auth";
 import { redirectWithToast } from "~/services/flash.server";
-import { clientAddress, createAuthenticator, SignInError } from "./authenticator.server";
+import { clientAddress, createAuthenticator, INVALID_CREDENTIALS, SignInError } from "./authenticator.server";
 import { homePathFor } from "./guards.server";
 import { safeRedirect } from "./redirect";
-import { endSession, forgetCachedUser, startSession } from "./session.server";
+import { endSession, forgetCachedUser, startSession, startSessionIfPasswordIs } from "./session.server";
 
 type Destination = (user: SessionUser) => string;
 
@@ -27,8 +27,11 @@ export async function signInWithForm(
     );
   }
   let user: SessionUser;
+  let cookie: string;
   try {
-    user = await createAuthenticator(context).authenticate("form", request);
+    const signedIn = await createAuthenticator(context).authenticate("form", request);
+    user = signedIn.user;
+    cookie = await startFreshSession(context, request, user.id, signedIn.passwordHash);
   } catch (error) {
     if (!(error instanceof SignInError)) throw error;
     return data(
@@ -39,7 +42,6 @@ export async function signInWithForm(
       { status: error.status },
     );
   }
-  const cookie = await startFreshSession(context, request, user.id);
   return redirectWithToast(
     safeRedirect(submission.value.redirectTo, destination(user)),
     { title: "Login successful", description: `Welcome back, ${user.name ?? user.username}.` },
@@ -113,11 +115,21 @@ export async function createAccountAndSignIn(
 
 /**
  * A new session id at every sign-in: whatever session this browser had before is ended. Returns the
- * Set-Cookie value for the caller's response.
+ * Set-Cookie value for the caller's response. `verifiedHash` is the password hash a sign-in checked:
+ * if the password changed since, the sign-in fails as a wrong password would (SignInError).
  */
-export async function startFreshSession(context: AppLoadContext, request: Request, userId: number) {
+export async function startFreshSession(
+  context: AppLoadContext,
+  request: Request,
+  userId: number,
+  verifiedHash?: string,
+): Promise<string> {
   await endSession(context.primaryDb, request);
-  const cookie = await startSession(context.primaryDb, userId, request, context.now());
+  const cookie =
+    verifiedHash === undefined
+      ? await startSession(context.primaryDb, userId, request, context.now())
+      : await startSessionIfPasswordIs(context.primaryDb, userId, request, context.now(), verifiedHash);
   forgetCachedUser(context);
+  if (cookie === null) throw new SignInError(INVALID_CREDENTIALS, 401);
   return cookie;
 }

@@ -16,8 +16,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const credentials = await readJson(request, LoginSchema);
   try {
-    const user = await verifyCredentials(context, request, credentials);
-    const cookie = await startFreshSession(context, request, user.id);
+    const { user, passwordHash } = await verifyCredentials(context, request, credentials);
+    const cookie = await startFreshSession(context, request, user.id, passwordHash);
     return apiJson({ authenticated: true, user: publicUser(user) }, { headers: { "Set-Cookie": cookie } });
   } catch (error) {
     if (error instanceof SignInError) return apiError(error.status, error.message);

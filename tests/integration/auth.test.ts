@@ -1,8 +1,21 @@
 import { env } from "cloudflare:test";
+import type { AppLoadContext } from "@remix-run/cloudflare";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { signInWithForm } from "~/auth/sign-in.server";
+import { createDatabase } from "~/db/client.server";
 import { sessions, users } from "~/db/schema.server";
-import { db, get, insertAccount, postForm, postRaw, sessionCookieFrom, signIn } from "./support/accounts";
+import { action as apiLogin } from "~/routes/api.auth.login";
+import {
+  BASE,
+  db,
+  get,
+  insertAccount,
+  postForm,
+  postRaw,
+  sessionCookieFrom,
+  signIn,
+} from "./support/accounts";
 import { toastFrom } from "./support/questions";
 
 const countUsers = async (username: string) => {
@@ -472,5 +485,76 @@ describe("guards", () => {
     await env.DB.prepare("UPDATE users SET role = 'user', is_admin = 0 WHERE id = ?").bind(userId).run();
     const response = await get("/admin", cookie);
     expect(response.headers.get("Location")).toBe("/forbidden");
+  });
+});
+
+describe("a sign-in with the old password as the password changes", () => {
+  /** A request's context where the password changes just before the request writes its session. */
+  function passwordChangedBeforeTheSession(userId: number): AppLoadContext {
+    const changePassword = () =>
+      env.DB.prepare("update users set password_hash = 'pbkdf2-sha256$100000$new$new' where id = ?")
+        .bind(userId)
+        .run();
+    // Statements that write a session run only after the change has committed.
+    const afterChange = (statement: D1PreparedStatement): D1PreparedStatement =>
+      new Proxy(statement, {
+        get(target, property) {
+          const value = Reflect.get(target, property);
+          if (typeof value !== "function") return value;
+          if (property === "bind") return (...args: unknown[]) => afterChange(value.apply(target, args));
+          if (["all", "raw", "run", "first"].includes(String(property))) {
+            return async (...args: unknown[]) => {
+              await changePassword();
+              return value.apply(target, args);
+            };
+          }
+          return value.bind(target);
+        },
+      });
+    const database = new Proxy(env.DB, {
+      get(target, property) {
+        const value = Reflect.get(target, property);
+        if (property === "prepare") {
+          return (query: string) => {
+            const statement = target.prepare(query);
+            return /^insert into "sessions"/i.test(query) ? afterChange(statement) : statement;
+          };
+        }
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { primaryDb: createDatabase(database), now: () => Date.now() } as unknown as AppLoadContext;
+  }
+
+  const loginRequest = (username: string, body: "form" | "json") =>
+    new Request(`${BASE}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": body === "form" ? "application/x-www-form-urlencoded" : "application/json" },
+      body:
+        body === "form"
+          ? new URLSearchParams({ username, password: "old-password-1" })
+          : JSON.stringify({ username, password: "old-password-1" }),
+    });
+
+  it("starts no session, and says the password is wrong, on the login form and the API", async () => {
+    for (const body of ["form", "json"] as const) {
+      const username = `changing-${body}-${Date.now()}`;
+      const { userId } = await insertAccount(username, "old-password-1");
+      const context = passwordChangedBeforeTheSession(userId);
+      const request = loginRequest(username, body);
+      const response =
+        body === "form"
+          ? await signInWithForm(context, request)
+          : await apiLogin({ request, context, params: {} } as Parameters<typeof apiLogin>[0]);
+      const status =
+        response instanceof Response
+          ? response.status
+          : (response as { init?: { status?: number } }).init?.status;
+      expect(status, body).toBe(401);
+      expect(JSON.stringify(response instanceof Response ? await response.json() : response), body).toContain(
+        "Invalid username or password",
+      );
+      expect(await db().select().from(sessions).where(eq(sessions.userId, userId)), body).toEqual([]);
+    }
   });
 });
