@@ -50,6 +50,15 @@ function allowedMethods(pathname: string): string {
 }
 
 /**
+ * Pages and their forms take GET, HEAD and POST; other methods are the API's. Remix would run a
+ * page's action for a PUT or a DELETE too.
+ */
+const isPageMethodRefused = (request: Request, pathname: string) =>
+  !["GET", "HEAD", "POST", "OPTIONS"].includes(request.method) &&
+  !pathname.startsWith("/api/") &&
+  routeIdOf(pathname) !== null;
+
+/**
  * Remix still answers its pre-single-fetch `?_data=` requests: it runs the route's action, then may
  * fail to shape the answer (a 500 after the work was done). This app's client never makes them.
  */
@@ -160,6 +169,11 @@ export default {
           { error: "Requests with ?_data= are not supported." },
           { status: 400, headers: { "Cache-Control": "no-store" } },
         );
+      } else if (isPageMethodRefused(request, new URL(request.url).pathname)) {
+        response = new Response("Method Not Allowed", {
+          status: 405,
+          headers: { Allow: allowedMethods(new URL(request.url).pathname), "Cache-Control": "no-store" },
+        });
       } else if (request.method === "OPTIONS") {
         // No cross-origin caller is served, so an OPTIONS only asks which methods a URL takes.
         response = new Response(null, {

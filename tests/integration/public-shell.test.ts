@@ -1,7 +1,10 @@
-import { sql } from "drizzle-orm";
+import { SELF } from "cloudflare:test";
+import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { contactMessages, newsletterSignups } from "~/db/schema.server";
-import { db, get, postForm, postRaw } from "./support/accounts";
+import { contactMessages, newsletterSignups, notifications } from "~/db/schema.server";
+import { notify } from "~/models/notifications.server";
+import { BASE, db, get, postForm, postRaw } from "./support/accounts";
+import { newClient } from "./support/questions";
 
 const NOT_FOUND_TITLE = "404 Page Not Found";
 const NOT_FOUND_TEXT = "Did you forget to add the page to the router?";
@@ -50,6 +53,37 @@ describe("the not-found screen", () => {
       expect(html).toMatch(/<title>404 Page Not Found[^<]*<\/title>/);
     });
   }
+
+  it("takes only GET, HEAD and POST on pages and their forms: a DELETE or PUT runs no action", async () => {
+    const client = await newClient();
+    await notify(db(), {
+      userId: client.userId,
+      kind: "question_answered",
+      title: "Your question was answered",
+      body: "Read it on your dashboard.",
+      dedupeKey: `method-check:${client.userId}`,
+    });
+    for (const [method, path, allow] of [
+      ["DELETE", "/notifications", "GET, HEAD, POST"],
+      ["PUT", "/notifications", "GET, HEAD, POST"],
+      ["PATCH", "/bookings/1/cancel", "GET, HEAD, POST"],
+      ["DELETE", "/about", "GET, HEAD"],
+    ]) {
+      const response = await SELF.fetch(`${BASE}${path}`, {
+        method,
+        headers: {
+          Origin: BASE,
+          Cookie: client.cookie,
+          "Content-Type": "application/x-www-form-urlencoded",
+        },
+        body: "intent=read-all",
+      });
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.get("Allow"), `${method} ${path}`).toBe(allow);
+    }
+    const rows = await db().select().from(notifications).where(eq(notifications.userId, client.userId));
+    expect(rows.map((row) => row.readAt)).toEqual([null]);
+  });
 
   it("answers a POST to an unknown path with 404, not 405 or 500", async () => {
     const response = await postForm("/no-such-page", { a: "b" });
