@@ -7,7 +7,7 @@ import { UNREACHABLE_STATUS } from "~/lib/revalidation";
 if (typeof document !== "undefined") void import("./ui/toast-list.client");
 
 const SERVER_UNREACHABLE_TITLE = "No connection";
-const SERVER_UNREACHABLE_MESSAGE =
+export const SERVER_UNREACHABLE_MESSAGE =
   "We couldn't reach the server. Check your connection and try again: what you entered is still here.";
 
 /** Says that a submission did not reach the server, and that the form still holds what was entered. */

@@ -259,6 +259,25 @@ describe("booking a session in the browser (test mode)", () => {
     await client.unroute("**/api/bookings");
   });
 
+  it("says the server could not be reached when the connection drops, keeping the choice and message", async () => {
+    const client = await newPage(PHONE);
+    await signInAs(client, "client");
+    await openBookingScreen(client);
+    await chooseFirstFreeSlot(client);
+    const message = unique("Sent as the connection dropped");
+    await client.locator("form#book-session").getByLabel("Message").fill(message);
+    const time = await client.locator("#book-session-time").inputValue();
+    await client.route("**/api/bookings", (route) => route.abort("internetdisconnected"));
+    await client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click();
+    await expect
+      .poll(() => client.locator("form#book-session").getByText("We couldn't reach the server.").isVisible())
+      .toBe(true);
+    expect(await client.getByText("Failed to fetch").count()).toBe(0);
+    expect(await client.locator("#book-session-time").inputValue()).toBe(time);
+    expect(await client.locator("form#book-session").getByLabel("Message").inputValue()).toBe(message);
+    await client.unroute("**/api/bookings");
+  });
+
   it("says SPEC.md's alert for an unknown expert and sends a signed-out visitor to sign in", async () => {
     const page = await newPage(PHONE);
     await page.goto("/book/999999");

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate, useRevalidator } from "@remix-run/react
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { MonthCalendar } from "~/components/bookings/month-calendar";
 import { ExpertAvatar } from "~/components/expert-avatar";
+import { SERVER_UNREACHABLE_MESSAGE, sayServerUnreachable } from "~/components/keep-form-when-offline";
 import { NeedsJavaScript } from "~/components/needs-javascript";
 import { PaymentFields } from "~/components/payment/payment-fields";
 import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
@@ -353,6 +354,12 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         revalidator.revalidate();
         setFormError(error.message);
         toast({ title: "Price changed", description: error.message, variant: "destructive" });
+        return;
+      }
+      // fetch() rejects with a TypeError ("Failed to fetch") when the request never completes.
+      if (error instanceof TypeError) {
+        setFormError(SERVER_UNREACHABLE_MESSAGE);
+        sayServerUnreachable();
         return;
       }
       const message =
