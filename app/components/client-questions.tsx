@@ -3,10 +3,11 @@ import { useState } from "react";
 import { ReviewForm } from "~/components/review-form";
 import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
 import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { formatDate } from "~/lib/dates";
 import { expertProfilePath } from "~/lib/experts";
-import { QUESTION_STATUS_LABELS } from "~/lib/questions";
+import { isOpenQuestion, QUESTION_STATUS_LABELS, WAITING_REFRESH_MS } from "~/lib/questions";
 
 /** A client's question as the dashboard shows it (see app/models/client-dashboard.server.ts). */
 export type ClientQuestionView = {
@@ -124,6 +125,11 @@ export function ClientQuestions({
   headingLevel?: 1 | 2;
 }) {
   const [tab, setTab] = useState<string>("all");
+  // An answer can arrive while the list is open: it shows without a reload.
+  useRefreshWhileVisible(
+    WAITING_REFRESH_MS,
+    questions.some((question) => isOpenQuestion(question.status)),
+  );
   const Heading = headingLevel === 1 ? "h1" : "h2";
   return (
     <section className="dashboard-section card" aria-labelledby="my-questions">

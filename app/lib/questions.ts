@@ -49,6 +49,16 @@ export type AdminFilter = (typeof ADMIN_FILTERS)[number];
 /** Open questions the expert still has to answer. */
 export const OPEN_QUESTION_STATUSES = ["pending", "in_progress"] as const;
 
+/** Whether a question is still waiting for its expert's answer. */
+export const isOpenQuestion = (status: string) =>
+  (OPEN_QUESTION_STATUSES as readonly string[]).includes(status);
+
+/**
+ * How often a screen waiting on a question (SPEC.md section 9: the expert's list refreshes every 30
+ * seconds) or on an answer (the asker's) reloads it.
+ */
+export const WAITING_REFRESH_MS = 30_000;
+
 const toDate = (value: Date | string | number | null | undefined) =>
   value === null || value === undefined ? null : new Date(value);
 

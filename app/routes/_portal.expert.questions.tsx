@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
 import { AnswerForm, DeclineQuestion } from "~/components/questions/answer-form";
 import { QuestionAnswerView } from "~/components/questions/question-answer-view";
@@ -9,7 +9,8 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { OPEN_QUESTION_STATUSES } from "~/lib/questions";
+import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
+import { OPEN_QUESTION_STATUSES, WAITING_REFRESH_MS } from "~/lib/questions";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { formatInstant } from "~/lib/slots";
 import { getExpertQuestionDesk, type QuestionListItem } from "~/models/questions.server";
@@ -21,9 +22,6 @@ export const meta: MetaFunction = () => [
   { title: "Questions | Expert Answers" },
   { name: "robots", content: "noindex" },
 ];
-
-/** SPEC.md section 9: the expert's question list refreshes every 30 seconds. */
-const REFRESH_MS = 30_000;
 
 /** The expert's question desk: only their own questions, never the unpaid ones. */
 export const shouldRevalidate = revalidateUnlessUnreachable;
@@ -41,9 +39,7 @@ export default function ExpertQuestions() {
   const { hasProfile, questions, timeZone } = useLoaderData<typeof loader>() as Awaited<
     ReturnType<typeof loader>
   >;
-  const revalidator = useRevalidator();
-  const revalidatorRef = useRef(revalidator);
-  revalidatorRef.current = revalidator;
+  useRefreshWhileVisible(WAITING_REFRESH_MS);
   const [selected, setSelected] = useState<Selected | null>(null);
   // Whether this dialog sent an answer or a decline: then the refresh that follows is its own doing,
   // and the form stays to report it (and close) rather than being replaced.
@@ -54,14 +50,6 @@ export default function ExpertQuestions() {
     ? (questions.find((question) => question.id === selected.id) ?? snapshot.current)
     : null;
   if (current) snapshot.current = current;
-
-  useEffect(() => {
-    const timer = setInterval(() => {
-      const { state, revalidate } = revalidatorRef.current;
-      if (document.visibilityState === "visible" && state === "idle") revalidate();
-    }, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, []);
 
   if (!hasProfile) {
     return (

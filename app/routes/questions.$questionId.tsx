@@ -5,8 +5,9 @@ import { QuestionAnswerView } from "~/components/questions/question-answer-view"
 import { StatusBadge } from "~/components/questions/status-badge";
 import { seo } from "~/components/seo";
 import { buttonClass } from "~/components/ui/button";
+import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
 import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
-import { formatDateTime, paymentOutcomeText } from "~/lib/questions";
+import { formatDateTime, isOpenQuestion, paymentOutcomeText, WAITING_REFRESH_MS } from "~/lib/questions";
 import { type Actor, actorOf, getQuestionForViewer, parseExpertId } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
 
@@ -49,6 +50,8 @@ function placesFor(actor: Actor, question: { id: number; expertId: number | null
 export default function QuestionScreen() {
   const { question, desk, dashboardPath } = useLoaderData<typeof loader>();
   const timeZone = useViewerTimeZone();
+  // The asker waiting on the page sees the answer (or the decline) arrive.
+  useRefreshWhileVisible(WAITING_REFRESH_MS, isOpenQuestion(question.status));
   const payment = question.viewerIsAsker
     ? paymentOutcomeText(question.paymentState, question.amountText)
     : null;

@@ -177,6 +177,11 @@ describe("paid questions in the browser (test mode)", () => {
     await client.getByRole("link", { name: "View your question" }).click();
     await client.waitForURL(`**/questions/${questionId}`);
     await expect.poll(() => client.getByText("Awaiting expert answer").isVisible()).toBe(true);
+    // The client's list, open in another tab while they wait.
+    const list = await client.context().newPage();
+    await gotoHydrated(list, "/dashboard/questions");
+    const listed = list.getByRole("article", { name: question });
+    await expect.poll(() => listed.isVisible()).toBe(true);
 
     const expert = await newPage(DESKTOP);
     await signInAs(expert, "expert");
@@ -229,9 +234,13 @@ describe("paid questions in the browser (test mode)", () => {
     expect(await view.getByText("$15.00").isVisible()).toBe(true);
     await screenshot(expert, "questions-desk-view-desktop");
 
-    await client.reload();
+    // The client comes back to their tabs: the answer is there without a reload.
+    const comeBack = () => document.dispatchEvent(new Event("visibilitychange"));
+    await client.evaluate(comeBack);
     await expect.poll(() => client.getByText(answer).isVisible()).toBe(true);
     expect(await client.getByText("Answered").first().isVisible()).toBe(true);
+    await list.evaluate(comeBack);
+    await expect.poll(() => listed.getByText("Rate this answer").isVisible()).toBe(true);
     await screenshot(client, "questions-answered-text-desktop");
   });
 
