@@ -529,7 +529,20 @@ export async function createBooking(
       startsAt: slot.startsAt,
       now,
     });
-    if (!own || own.amount !== price) return slotTakenRefusal(db, expert, slot.date, now);
+    if (!own) {
+      // Or the caller's own booking of this start, already made (a retry whose first answer was lost,
+      // in test mode or after paying): theirs, not "booked by someone else".
+      const booked = await ownBookingAt(db, {
+        userId: input.booker.id,
+        expertId: expert.id,
+        startsAt: slot.startsAt,
+      });
+      if (booked?.status === "confirmed")
+        return { status: "confirmed", bookingId: booked.id, testMode: !deps.stripe };
+      if (booked?.status === "pending") return { status: "pending", bookingId: booked.id };
+      return slotTakenRefusal(db, expert, slot.date, now);
+    }
+    if (own.amount !== price) return slotTakenRefusal(db, expert, slot.date, now);
     if (own.paymentIntentId) {
       return (await reuseHold(deps, own, details)) ?? slotTakenRefusal(db, expert, slot.date, now);
     }
@@ -685,6 +698,26 @@ async function ownLiveHold(
         eq(bookings.startsAt, new Date(startsAt)),
         eq(bookings.status, "awaiting_payment"),
         sql`${bookings.holdExpiresAt} > ${now.getTime()}`,
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/** The caller's confirmed or payment-pending booking of this expert at this start, if any. */
+async function ownBookingAt(
+  db: Database,
+  { userId, expertId, startsAt }: { userId: number; expertId: number; startsAt: number },
+) {
+  const [row] = await db
+    .select({ id: bookings.id, status: bookings.status })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.expertId, expertId),
+        eq(bookings.startsAt, new Date(startsAt)),
+        inArray(bookings.status, ["confirmed", "pending"]),
       ),
     )
     .limit(1);

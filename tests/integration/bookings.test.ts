@@ -451,6 +451,26 @@ describe("holds and races", () => {
     expect(live).toHaveLength(1);
   });
 
+  it("answers a client's retry of a time they booked with their booking, and only others with 'taken'", async () => {
+    const expert = await newBookableExpert();
+    const client = await newClient();
+    const date = bookableDate({ n: 4 });
+    const first = await bookOk(client, { expertId: expert.expertId, date, time: "11:00" });
+    // The answer to the first try was lost; the screen sends it again.
+    const retry = await book(client, { expertId: expert.expertId, date, time: "11:00" });
+    expect(retry.status).toBe(201);
+    expect(await retry.json()).toMatchObject({ bookingId: first.bookingId, status: "confirmed" });
+    const other = await book(await newClient(), { expertId: expert.expertId, date, time: "11:00" });
+    expect(other.status).toBe(409);
+    expect(((await other.json()) as Refusal).error).toBe(
+      "Sorry, that time was just booked by someone else. Please choose another time.",
+    );
+    const live = (await db().select().from(bookings).where(eq(bookings.expertId, expert.expertId))).filter(
+      (row) => row.status !== "expired" && row.status !== "cancelled",
+    );
+    expect(live.map((row) => row.id)).toEqual([first.bookingId]);
+  });
+
   it("never offers or books an hour that overlaps a session booked on another half hour", async () => {
     // A session at 10:30, as one booked before the expert moved to a zone with a half-hour offset.
     const expert = await newBookableExpert();
