@@ -117,6 +117,35 @@ describe("the public header", () => {
     await howItWorks.waitFor({ state: "hidden" });
   });
 
+  it("fits every width from 320 to 1280 px, signed out and signed in as each role", async () => {
+    for (const role of [null, "client", "expert", "admin"] as const) {
+      const page = await newPage(DESKTOP);
+      if (role) await signInAs(page, role);
+      await gotoHydrated(page, "/about");
+      const tooWide: string[] = [];
+      for (let width = 320; width <= 1280; width += 5) {
+        await page.setViewportSize({ width, height: 800 });
+        const { scrollWidth, lastRight } = await page.evaluate(() => {
+          // The rightmost header control: the menu button below 768 px, the last action above.
+          const controls = [...document.querySelectorAll("header.site-header :is(a, button)")].filter(
+            (element) => element.checkVisibility(),
+          );
+          return {
+            scrollWidth: document.documentElement.scrollWidth,
+            lastRight: Math.max(...controls.map((element) => element.getBoundingClientRect().right)),
+          };
+        });
+        if (scrollWidth > width || lastRight > width) {
+          tooWide.push(
+            `${width}px: page ${scrollWidth}px, header control ends at ${Math.round(lastRight)}px`,
+          );
+        }
+      }
+      expect(tooWide, `${role ?? "signed out"}`).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("keeps every link reachable on a phone without JavaScript", async () => {
     const { context, page } = await newNoJsPage(PHONE);
     try {
