@@ -228,6 +228,26 @@ describe("browsing experts", () => {
     await expect.poll(async () => (await cardNames(page)).length).toBe(Math.min(all.length, 12));
   });
 
+  it("opens the Filters panel inside the window at every width from 320 to 1280 px", async () => {
+    const page = await newPage(DESKTOP);
+    for (const path of ["/experts", "/category/sales"]) {
+      await gotoHydrated(page, path);
+      await openFilters(page);
+      const panel = page.locator(".filters-menu__panel");
+      const outside: string[] = [];
+      for (let width = 320; width <= 1280; width += 20) {
+        await page.setViewportSize({ width, height: 800 });
+        const box = await panel.boundingBox();
+        if (!box || box.x < 0 || box.x + box.width > width) {
+          outside.push(
+            `${width}px: ${box ? `${Math.round(box.x)} to ${Math.round(box.x + box.width)}` : "hidden"}`,
+          );
+        }
+      }
+      expect(outside, path).toEqual([]);
+    }
+  });
+
   it("changes category pages from the select and says No Experts Found when nothing matches", async () => {
     const page = await newPage(PHONE);
     await gotoHydrated(page, "/category/sales");
