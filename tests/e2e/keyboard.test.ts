@@ -3,7 +3,7 @@
  * a modal dialog (focus moves in, stays in, and returns to its trigger), with a visible focus
  * indicator on what has focus, and no serious accessibility violation inside the open dialog.
  */
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "./harness";
 import { demoExpertId, gotoHydrated } from "./support/pages";
@@ -50,6 +50,49 @@ async function tabTo(page: Page, match: (text: string) => boolean, limit = 60) {
   throw new Error("never reached the control by Tab");
 }
 
+/** WCAG relative luminance of an `rgb()`/`rgba()` colour or a `#rrggbb` one. */
+function luminance(colour: string) {
+  const hex = /^#([0-9a-f]{6})$/i.exec(colour)?.[1];
+  const channels = hex
+    ? [0, 2, 4].map((at) => Number.parseInt(hex.slice(at, at + 2), 16))
+    : (colour.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number);
+  const [r, g, b] = channels.map((value) => {
+    const c = value / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+function contrast(a: string, b: string) {
+  const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (light + 0.05) / (dark + 0.05);
+}
+
+/**
+ * The focus ring drawn around `control` once focused, with the colours it must stand out from: the
+ * control's own background and the first opaque one behind it.
+ */
+async function focusRing(control: Locator) {
+  await control.focus();
+  return control.evaluate((element) => {
+    const opaque = (colour: string) => colour !== "transparent" && !/rgba\(.*,\s*0(\.\d+)?\)$/.test(colour);
+    let ground = "rgb(255, 255, 255)";
+    for (let node = element.parentElement; node; node = node.parentElement) {
+      const background = getComputedStyle(node).backgroundColor;
+      if (opaque(background)) {
+        ground = background;
+        break;
+      }
+    }
+    const style = getComputedStyle(element);
+    return {
+      focusVisible: element.matches(":focus-visible"),
+      ring: style.outlineStyle === "none" ? null : style.outlineColor,
+      around: [style.backgroundColor, ground].filter(opaque),
+    };
+  });
+}
+
 describe("using the site by keyboard", () => {
   it("skips to the content with the first Tab, with a visible focus ring", async () => {
     const page = await pageAs("anonymous", DESKTOP);
@@ -63,6 +106,60 @@ describe("using the site by keyboard", () => {
     // And it stays there once the app has seen the new address.
     await framesLater(page);
     expect((await focused(page))?.id).toBe("main-content");
+  });
+
+  it("draws a focus ring at least 3:1 against white, the page and the control it surrounds", async () => {
+    const LIGHT = ["#ffffff", "#f6f7fb"];
+    // The hero's gradient, end to end: its ring sits on it, 2 px off the (white or outlined) buttons.
+    const HERO = ["#23338f", "#3450d4", "#0f8a6a"];
+    const page = await pageAs("anonymous", DESKTOP);
+    const banner = page.getByRole("banner");
+    const footer = page.getByRole("contentinfo");
+    // [page, control, colours besides the control's own background and the ground behind it]
+    const checks: Array<[string, () => Locator, string[], "and its colours" | "on the hero"]> = [
+      ["/", () => banner.getByRole("link", { name: "Login" }), LIGHT, "and its colours"],
+      ["/", () => banner.getByRole("link", { name: "Sign Up" }), LIGHT, "and its colours"],
+      ["/", () => page.locator("#category-track a").first(), LIGHT, "and its colours"],
+      ["/", () => page.locator(".hero a.btn").first(), HERO, "on the hero"],
+      ["/", () => page.locator(".hero a.btn").last(), HERO, "on the hero"],
+      // The dark footer: its own ground and the field's dark fill.
+      ["/", () => footer.getByRole("link").first(), [], "and its colours"],
+      ["/", () => footer.getByRole("textbox").first(), [], "and its colours"],
+      ["/experts", () => page.getByRole("searchbox", { name: "Search experts" }), LIGHT, "and its colours"],
+      ["/experts", () => page.locator(".filters-menu > summary"), LIGHT, "and its colours"],
+      ["/experts", () => page.getByRole("link", { name: /View Profile/ }).first(), LIGHT, "and its colours"],
+    ];
+    const weak: string[] = [];
+    let path = "";
+    for (const [at, control, against, mode] of checks) {
+      if (at !== path) {
+        path = at;
+        await gotoHydrated(page, path);
+      }
+      // The browser shows :focus-visible rings for keyboard users: arrive from the keyboard.
+      await page.keyboard.press("Shift");
+      const ring = await focusRing(control());
+      expect(ring.focusVisible, `${at} ${control()}`).toBe(true);
+      if (!ring.ring) {
+        weak.push(`${at} ${control()}: no ring`);
+        continue;
+      }
+      for (const colour of mode === "on the hero" ? against : [...against, ...ring.around]) {
+        const ratio = contrast(ring.ring, colour);
+        if (ratio < 3) weak.push(`${at} ${control()}: ${ring.ring} on ${colour} is ${ratio.toFixed(2)}:1`);
+      }
+    }
+    // A danger (red) button in a white card.
+    const client = await pageAs("client", DESKTOP);
+    await gotoHydrated(client, "/dashboard/settings");
+    await client.keyboard.press("Shift");
+    const danger = await focusRing(client.getByRole("button", { name: "Delete Account" }));
+    expect(danger.around.length).toBe(2);
+    for (const colour of [...LIGHT, ...danger.around]) {
+      const ratio = contrast(danger.ring ?? "#ffffff", colour);
+      if (ratio < 3) weak.push(`Delete Account: ${danger.ring} on ${colour} is ${ratio.toFixed(2)}:1`);
+    }
+    expect(weak).toEqual([]);
   });
 
   it("opens the phone menu, follows a link from it and closes it, all by keyboard", async () => {
