@@ -342,6 +342,37 @@ describe("paid questions in the browser (test mode)", () => {
     expect(await dialog.getByRole("button", { name: "Decline question" }).count()).toBe(0);
   });
 
+  it("moves focus into the decline confirmation and back to Decline question on Keep it", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("declining by keyboard");
+    await askAsClient(client, await demoExpertId(client), question);
+
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    const focusedName = () =>
+      expert.evaluate(() => {
+        const element = document.activeElement;
+        const labelledBy = element?.getAttribute("aria-labelledby");
+        const label = labelledBy ? document.getElementById(labelledBy)?.textContent : element?.textContent;
+        return `${element?.getAttribute("role") ?? element?.tagName.toLowerCase()}: ${label?.trim()}`;
+      });
+    await dialog.getByRole("button", { name: "Decline question" }).focus();
+    await expert.keyboard.press("Enter");
+    await expect
+      .poll(focusedName)
+      .toBe("group: Decline this question? The client is told and is not charged.");
+    await expert.keyboard.press("Tab");
+    expect(await focusedName()).toBe("button: Keep it");
+    await expert.keyboard.press("Tab");
+    expect(await focusedName()).toBe("button: Yes, decline");
+
+    await expert.keyboard.press("Shift+Tab");
+    await expert.keyboard.press("Enter");
+    await expect.poll(focusedName).toBe("button: Decline question");
+  });
+
   it("records an audio answer in the browser: timer, stop, play, send", async () => {
     const client = await newPage(DESKTOP);
     await signInAs(client, "client");

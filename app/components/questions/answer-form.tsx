@@ -190,32 +190,46 @@ export function AnswerForm({
 export function DeclineQuestion({ questionId, onDeclined }: { questionId: number; onDeclined?: () => void }) {
   const fetcher = useFetcher<QuestionActionData>();
   const [confirming, setConfirming] = useState(false);
+  const hintId = useId();
+  const declineRef = useRef<HTMLButtonElement>(null);
+  const confirmRef = useRef<HTMLFormElement>(null);
+  // Set by the two buttons: each swaps itself out of the page, and focus follows to what replaces it
+  // (the question asked, or Decline question again) instead of falling to the dialog.
+  const moveFocus = useRef(false);
+  useEffect(() => {
+    if (!moveFocus.current) return;
+    moveFocus.current = false;
+    (confirming ? confirmRef : declineRef).current?.focus();
+  }, [confirming]);
+  const confirm = (value: boolean) => {
+    moveFocus.current = true;
+    setConfirming(value);
+  };
   useActionToast(fetcher.data, onDeclined);
   const busy = fetcher.state !== "idle";
   if (!confirming) {
     return (
-      <Button type="button" variant="secondary" size="sm" onClick={() => setConfirming(true)}>
+      <Button ref={declineRef} type="button" variant="secondary" size="sm" onClick={() => confirm(true)}>
         Decline question
       </Button>
     );
   }
   return (
     <fetcher.Form
+      ref={confirmRef}
       method="post"
       action={`/questions/${questionId}/decline`}
       onSubmit={stopWhenOffline}
       className="decline-confirm"
       role="group"
+      aria-labelledby={hintId}
+      tabIndex={-1}
     >
-      <p className="hint">Decline this question? The client is told and is not charged.</p>
+      <p id={hintId} className="hint">
+        Decline this question? The client is told and is not charged.
+      </p>
       <div className="row">
-        <Button
-          type="button"
-          variant="secondary"
-          size="sm"
-          onClick={() => setConfirming(false)}
-          disabled={busy}
-        >
+        <Button type="button" variant="secondary" size="sm" onClick={() => confirm(false)} disabled={busy}>
           Keep it
         </Button>
         <Button type="submit" variant="danger" size="sm" disabled={busy}>
