@@ -151,6 +151,32 @@ describe("the expert portal with the demo expert's history", () => {
   }
 });
 
+describe("the expert's analytics page", () => {
+  it("names each of its regions once, the monthly table's scroller among them", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/earnings/analytics");
+    // axe's landmark-unique: two regions were both "Monthly figures" (the card and its scroller).
+    const names = await page
+      .locator("section[aria-label], section[aria-labelledby], [role=region]")
+      .evaluateAll((regions) =>
+        regions.map(
+          (region) =>
+            region.getAttribute("aria-label") ??
+            document.getElementById(region.getAttribute("aria-labelledby") ?? "")?.textContent ??
+            "",
+        ),
+      );
+    expect(names).toContain("Monthly figures");
+    expect(names.length).toBeGreaterThan(2);
+    expect(new Set(names).size, names.join(", ")).toBe(names.length);
+    // The scroller still takes focus, so the keyboard can scroll the table.
+    const scroller = page.getByRole("region", { name: "Monthly figures", exact: true });
+    expect(await scroller.getAttribute("tabindex")).toBe("0");
+    expect(await scroller.locator("table").count()).toBe(1);
+  });
+});
+
 describe("admin verification in the browser", () => {
   it("verifies and features an expert from the experts list", async () => {
     const page = await newPage(DESKTOP);
