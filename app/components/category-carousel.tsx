@@ -48,7 +48,8 @@ export function CategoryCarousel({ categories }: { categories: CategoryData[] })
   }, [update]);
 
   const scroll = (direction: -1 | 1) => {
-    trackRef.current?.scrollBy({ left: direction * CAROUSEL_STEP, behavior: "smooth" });
+    // Smooth, or instant with reduced motion, as the track's CSS scroll-behavior says.
+    trackRef.current?.scrollBy({ left: direction * CAROUSEL_STEP });
   };
 
   return (

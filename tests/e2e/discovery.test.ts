@@ -86,6 +86,57 @@ describe("the home page", () => {
     await page.getByRole("heading", { level: 1, name: "Starting a Business Experts" }).waitFor();
   });
 
+  it("brings each category tile fully into view as Tab reaches it, at 1280, 800 and 390 px", async () => {
+    for (const viewport of [DESKTOP, { width: 800, height: 800 }, PHONE]) {
+      const page = await newPage(viewport);
+      await gotoHydrated(page, "/");
+      const tiles = page.locator("#category-track a");
+      const count = await tiles.count();
+      expect(count).toBeGreaterThan(4);
+      await tiles.first().focus();
+      for (let index = 1; index < count; index++) {
+        await page.keyboard.press("Tab");
+        // The part of the focused tile the track shows, against its whole width.
+        const shown = () =>
+          page.evaluate(() => {
+            const tile = document.activeElement as HTMLElement;
+            const box = tile.getBoundingClientRect();
+            const track = document.getElementById("category-track")?.getBoundingClientRect();
+            if (!track) return "no track";
+            const seen = Math.min(box.right, track.right) - Math.max(box.left, track.left);
+            return `${tile.textContent}: ${Math.round(box.width - seen) <= 1 ? "whole" : `${Math.round(seen)} of ${Math.round(box.width)} px`}`;
+          });
+        await expect.poll(shown).toMatch(/: whole$/);
+      }
+      await page.context().close();
+    }
+  });
+
+  it("steps the carousel without animation when reduced motion is asked for", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/");
+    const track = page.locator("#category-track");
+    const right = page.getByRole("button", { name: "Scroll categories right" });
+    expect(await track.evaluate((element) => getComputedStyle(element).scrollBehavior)).toBe("smooth");
+
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    expect(await track.evaluate((element) => getComputedStyle(element).scrollBehavior)).toBe("auto");
+    // Read in the click's own task (after the app's handler): a smooth scroll would have barely begun.
+    await track.evaluate((element) => {
+      const into = window as unknown as { stepped?: Promise<number> };
+      into.stepped = new Promise((resolve) =>
+        element.ownerDocument.addEventListener(
+          "click",
+          () => queueMicrotask(() => resolve(Math.round(element.scrollLeft))),
+          { once: true },
+        ),
+      );
+    });
+    await right.click();
+    const scrollLeft = await page.evaluate(() => (window as unknown as { stepped: Promise<number> }).stepped);
+    expect(scrollLeft).toBe(300);
+  });
+
   it("shows a default icon when a category image fails to load", async () => {
     const page = await newPage(DESKTOP);
     await page.route("**/images/categories/funding-and-finance.webp", (route) =>
