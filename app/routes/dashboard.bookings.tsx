@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
@@ -9,6 +9,12 @@ import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import bookingsStylesHref from "~/styles/bookings.css";
+
+/** A title of its own, not the dashboard's, so tabs, history and screen readers tell the sections apart. */
+export const meta: MetaFunction = () => [
+  { title: "My Bookings | Expert Answers" },
+  { name: "robots", content: "noindex" },
+];
 
 export const links = () => [{ rel: "stylesheet", href: bookingsStylesHref }];
 

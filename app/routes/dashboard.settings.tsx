@@ -1,10 +1,16 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { handleAccountAction } from "~/auth/account.server";
 import { requireUser } from "~/auth/guards.server";
 import { AccountSettings } from "~/components/account-settings";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
+
+/** A title of its own, not the dashboard's, so tabs, history and screen readers tell the sections apart. */
+export const meta: MetaFunction = () => [
+  { title: "Account Settings | Expert Answers" },
+  { name: "robots", content: "noindex" },
+];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);

@@ -464,6 +464,27 @@ describe("expert profiles and favourites", () => {
 });
 
 describe("the client dashboard", () => {
+  it("titles each dashboard section for itself, on arrival and after following its link", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    const titles: Array<[string, string, string]> = [
+      ["/dashboard/questions", "Questions", "My Questions | Expert Answers"],
+      ["/dashboard/bookings", "Bookings", "My Bookings | Expert Answers"],
+      ["/dashboard/settings", "Settings", "Account Settings | Expert Answers"],
+      ["/dashboard", "Overview", "My Dashboard | Expert Answers"],
+    ];
+    for (const [path, , title] of titles) {
+      await gotoHydrated(page, path);
+      expect(await page.title(), path).toBe(title);
+    }
+    // The same after the dashboard's own links (client-side navigation).
+    for (const [path, link, title] of titles) {
+      await page.getByRole("main").getByRole("link", { name: link, exact: true }).click();
+      await page.waitForURL((url) => url.pathname === path);
+      await expect.poll(() => page.title()).toBe(title);
+    }
+  });
+
   it("switches between All, Pending and Answered questions", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "client");
