@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import { useForm } from "~/components/use-form";
 import { LoginSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
@@ -41,12 +41,15 @@ export function LoginForm({
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   });
+  // "Login failed" is about the pair: both fields read as invalid until the person edits either.
+  const [editedSince, setEditedSince] = useState<typeof lastResult>(null);
+  const failed = Boolean(form.errors) && editedSince !== lastResult;
   const fill = (username: string, password: string) => {
     form.update({ name: fields.username.name, value: username });
     form.update({ name: fields.password.name, value: password });
   };
   return (
-    <Form method="post" {...getFormProps(form)} className="stack">
+    <Form method="post" {...getFormProps(form)} className="stack" onInput={() => setEditedSince(lastResult)}>
       <input type="hidden" name="intent" value="login" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       {form.errors ? (
@@ -62,6 +65,7 @@ export function LoginForm({
           label="Username"
           inputProps={{ ...getInputProps(fields.username, { type: "text" }), autoComplete: "username" }}
           errors={fields.username.errors}
+          invalid={failed}
         />
       )}
       <Field
@@ -71,6 +75,7 @@ export function LoginForm({
           autoComplete: "current-password",
         }}
         errors={fields.password.errors}
+        invalid={failed}
       />
       <Button type="submit" disabled={busy} block>
         {busy ? "Signing in..." : submitLabel}

@@ -61,6 +61,25 @@ describe("accounts in the browser", () => {
     await screenshot(page, "accounts-login-failed-phone");
   });
 
+  it("marks both fields invalid after a failed login, until the person edits one", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/auth");
+    const form = page.locator("form#login");
+    const username = form.getByLabel("Username");
+    const password = form.getByLabel("Password");
+    await username.fill("demo-client");
+    await password.fill("not-the-password");
+    expect(await password.getAttribute("aria-invalid")).toBeNull();
+    await form.getByRole("button", { name: "Sign In" }).click();
+    await expect.poll(() => form.getByRole("alert").textContent()).toContain("Login failed");
+    expect(await username.getAttribute("aria-invalid")).toBe("true");
+    expect(await password.getAttribute("aria-invalid")).toBe("true");
+
+    await password.pressSequentially("x");
+    await expect.poll(() => password.getAttribute("aria-invalid")).toBeNull();
+    expect(await username.getAttribute("aria-invalid")).toBeNull();
+  });
+
   for (const role of Object.keys(HOMES) as DemoRole[]) {
     it(`signs the demo ${role} in and lands on ${HOMES[role]}`, async () => {
       const page = await newPage(DESKTOP);

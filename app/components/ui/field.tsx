@@ -70,7 +70,11 @@ export function Field({
   errors,
   hint,
   className,
-}: FieldProps<InputHTMLAttributes<HTMLInputElement>>) {
+  invalid,
+}: FieldProps<InputHTMLAttributes<HTMLInputElement>> & {
+  /** Invalid for an error that is not the field's own (a failed login names no field). */
+  invalid?: boolean;
+}) {
   const { key, ...rest } = inputProps;
   const ids = useFieldIds(rest.id, errors, hint);
   return (
@@ -80,7 +84,7 @@ export function Field({
         key={key ?? undefined}
         {...rest}
         id={ids.id}
-        aria-invalid={ids.invalid || undefined}
+        aria-invalid={ids.invalid || invalid || undefined}
         aria-describedby={ids.describedBy}
       />
       {hint ? (
