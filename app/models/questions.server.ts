@@ -662,8 +662,14 @@ export async function confirmQuestionPayment(
       paymentIntentId: check.intent.id,
       ledger: { kind: "question", amount: question.amount },
     });
-    // Closed while the card was being confirmed: the closing cancels its hold, or the hold lapses.
-    if (!paid) return { ok: false, reason: "mismatch", message: "This question is closed." };
+    if (!paid) {
+      // Stripe's webhook recorded this payment while Stripe was being asked: paid, as the asker hears.
+      const now = await getQuestionRow(deps.db, question.id);
+      if (now?.paymentIntentId === check.intent.id && now.paidAt)
+        return { ok: true, questionId: question.id };
+      // Closed meanwhile (an account closing): the closing cancels its hold, or the hold lapses.
+      return { ok: false, reason: "mismatch", message: "This question is closed." };
+    }
   } catch (error) {
     // The PaymentIntent id is unique across questions: one payment pays for one question.
     if (isUniqueViolation(error)) {

@@ -17,29 +17,9 @@ import { answerQuestion, askQuestion, declineQuestion } from "~/models/questions
 import { submitAnswer } from "~/services/answers.server";
 import { insertBooking, insertQuestion } from "../factories";
 import { newClient, newExpert, notificationsOf, WEBM_BYTES } from "./support/questions";
+import { changedBeforeFirstBatch } from "./support/races";
 
 const HOUR = 60 * 60 * 1000;
-
-/** The database as a request sees it, where `change` commits just before the request's first batch. */
-function changedBeforeFirstBatch(change: (db: Database) => Promise<unknown>): Database {
-  const db = createDatabase(env.DB);
-  let changed = false;
-  return new Proxy(db, {
-    get(target, property) {
-      const value = Reflect.get(target, property);
-      if (property === "batch") {
-        return async (...statements: Parameters<Database["batch"]>) => {
-          if (!changed) {
-            changed = true;
-            await change(target);
-          }
-          return target.batch(...statements);
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
 
 const answerNow = (questionId: number) => (db: Database) =>
   db

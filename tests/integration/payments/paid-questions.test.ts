@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { questions } from "~/db/schema.server";
+import { confirmQuestionPayment } from "~/models/questions.server";
 import { deleteUserAccount } from "~/models/users.server";
 import { db, get, postForm } from "../support/accounts";
+import { depsAt } from "../support/bookings";
 import {
   getLedger,
   getQuestion,
@@ -14,6 +16,7 @@ import {
   postJson,
   toastFrom,
 } from "../support/questions";
+import { changedBeforeFirstBatch } from "../support/races";
 import { sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
 
 const questionsOf = (userId: number) => db().select().from(questions).where(eq(questions.userId, userId));
@@ -471,6 +474,26 @@ describe("capturing and cancelling", () => {
       status: "authorized",
       lastError: "Cancel failed: Stripe is unavailable.",
     });
+  });
+});
+
+describe("the card's return and Stripe's webhook at the same moment", () => {
+  it("confirms the payment the webhook recorded while Stripe was being asked", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    const intent = await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    // The webhook's batch commits between the return's read of the question and its own batch.
+    const db = changedBeforeFirstBatch(() =>
+      sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", intent)),
+    );
+    const result = await confirmQuestionPayment(
+      { ...depsAt(new Date()), db },
+      { userId: client.userId, questionId: asked.questionId, paymentIntentId: asked.paymentIntentId },
+    );
+    expect(result).toEqual({ ok: true, questionId: asked.questionId });
+    expect(await getQuestion(asked.questionId)).toMatchObject({ status: "pending" });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "authorized" });
   });
 });
 
