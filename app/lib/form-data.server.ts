@@ -55,32 +55,47 @@ export async function readForm(
   return form;
 }
 
+/** Far more fields than any of the app's forms sends (the availability form, the largest, about 25). */
+const FIELDS_MAX = 1000;
 /** Longer than any field name of the app's forms, many times over. */
 const FIELD_NAME_MAX_LENGTH = 200;
-/** Higher than any list index the app's forms send (a week's days, a few categories). */
-const FIELD_INDEX_MAX = 1000;
+/** Higher than any list index the app's forms send (a week's days: 0 to 6). */
+const FIELD_INDEX_MAX = 100;
+/** The list slots conform may build for one form, all its field names together. */
+const LIST_SLOTS_MAX = 1000;
 
 /**
- * Whether conform can read `name` safely. Conform builds an array as long as the index in a name,
- * and the schema then walks it: one field named `x[4294967294]` would take the Worker's memory. Its
+ * Whether conform can read a form with these field names safely. Conform builds an array as long as
+ * the index in a name, the schema walks it and a form's reply echoes it: one field named
+ * `x[4294967294]`, or thousands named `a1[1000]`, `a2[1000]`..., would take the Worker's memory. Its
  * own reserved names (`__intent__`, `__state__`) are never sent by the app's forms, and conform
- * throws on a malformed one; a name it cannot parse would be a 500.
+ * throws on a malformed name; that would be a 500.
  */
-function isReadableFieldName(name: string): boolean {
-  if (name.length > FIELD_NAME_MAX_LENGTH || name === "__intent__" || name === "__state__") return false;
-  try {
-    return getPaths(name).every((segment) => typeof segment !== "number" || segment <= FIELD_INDEX_MAX);
-  } catch {
-    return false;
+function isReadableByConform(names: string[]): boolean {
+  if (names.length > FIELDS_MAX) return false;
+  let slots = 0;
+  for (const name of names) {
+    if (name.length > FIELD_NAME_MAX_LENGTH || name === "__intent__" || name === "__state__") return false;
+    let segments: (string | number)[];
+    try {
+      segments = getPaths(name);
+    } catch {
+      return false;
+    }
+    for (const segment of segments) {
+      if (typeof segment !== "number") continue;
+      if (segment > FIELD_INDEX_MAX) return false;
+      slots += segment + 1;
+    }
   }
+  return slots <= LIST_SLOTS_MAX;
 }
 
 /**
- * A read body as form fields, or null when it is not a well-formed form (a field name conform could
- * not read safely included). A browser sends each line
- * break of a text field as CRLF, though its maxlength and its character counts see one character:
- * text fields get their "\n" back, so the server's limits count what the person saw. Every text
- * field is cleaned as app/lib/input-text.ts says.
+ * A read body as form fields, or null when it is not a well-formed form (or one conform could not
+ * read safely). A browser sends each line break of a text field as CRLF, though its maxlength and
+ * its character counts see one character: text fields get their "\n" back, so the server's limits
+ * count what the person saw. Every text field is cleaned as app/lib/input-text.ts says.
  */
 export async function parseFormBody(body: Blob, contentType: string): Promise<FormData | null> {
   let parsed: FormData;
@@ -89,9 +104,9 @@ export async function parseFormBody(body: Blob, contentType: string): Promise<Fo
   } catch {
     return null;
   }
+  if (!isReadableByConform([...parsed.keys()])) return null;
   const form = new FormData();
   for (const [name, value] of parsed) {
-    if (!isReadableFieldName(name)) return null;
     form.append(
       name,
       cleanFormValue(name, typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value),

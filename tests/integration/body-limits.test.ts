@@ -103,7 +103,7 @@ describe("form field names conform cannot read safely", () => {
     const before = await db().select().from(availability).where(eq(availability.expertId, expert.expertId));
     const schedule = await postForm(
       "/expert/availability",
-      { intent: "schedule", timeZone: "UTC", "days[1].enabled": "on", "days[2000].enabled": "on" },
+      { intent: "schedule", timeZone: "UTC", "days[1].enabled": "on", "days[200].enabled": "on" },
       { cookie: expert.cookie },
     );
     expect(schedule.status).toBe(400);
@@ -122,12 +122,43 @@ describe("form field names conform cannot read safely", () => {
     });
     const review = await postForm(
       "/reviews",
-      { subject: "question", questionId: String(question.id), rating: "5", "x[2000]": "1" },
+      { subject: "question", questionId: String(question.id), rating: "5", "x[200]": "1" },
       { cookie: client.cookie },
     );
     expect(review.status).toBe(400);
     expect(await review.json()).toEqual({ error: NOT_READ });
     expect(await db().select().from(reviews).where(eq(reviews.questionId, question.id))).toEqual([]);
+  });
+
+  it("refuses many lists together, or thousands of fields, even with each index small", async () => {
+    // Each 1001 slots long, echoed in the login form's reply: 2,000 made a 6 MB reply before.
+    const manyLists = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`a${i}[99]`, "x"]));
+    const manyFields = Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`f${i}`, "x"]));
+    for (const extra of [manyLists, manyFields]) {
+      const response = await postForm("/auth", {
+        intent: "login",
+        username: "someone",
+        password: "secret-123",
+        ...extra,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain(NOT_READ);
+    }
+    // The largest real form (the week's schedule) is still read.
+    const expert = await newExpert("week-schedule");
+    const week = Object.fromEntries(
+      [0, 1, 2, 3, 4, 5, 6].flatMap((day) => [
+        [`days[${day}].enabled`, "on"],
+        [`days[${day}].start`, "09:00"],
+        [`days[${day}].end`, "17:00"],
+      ]),
+    );
+    const saved = await postForm(
+      "/expert/availability",
+      { intent: "schedule", timeZone: "UTC", ...week },
+      { cookie: expert.cookie },
+    );
+    expect(saved.status).toBe(200);
   });
 
   it("refuses conform's reserved and malformed names with a message, signed out too, not a 500", async () => {
