@@ -1,2 +1,2 @@
 // Same screen as /admin (SPEC.md: the admin destination after sign-in).
-export { default, links, loader, meta } from "./admin._index";
+export { default, links, loader, meta, shouldRevalidate } from "./admin._index";

@@ -1,2 +1,2 @@
 // /ask without an expert: the same screen; the question costs the default price.
-export { action, default, links, loader, meta } from "./ask.$expertId";
+export { action, clientAction, default, links, loader, meta } from "./ask.$expertId";

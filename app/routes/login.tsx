@@ -1,2 +1,2 @@
 // Same screen as /auth (SPEC.md route table); the tab follows the path.
-export { action, default, loader, meta } from "./auth/route";
+export { action, clientAction, default, loader, meta } from "./auth/route";
