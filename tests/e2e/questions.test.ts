@@ -514,6 +514,34 @@ describe("paid questions in the browser (test mode)", () => {
   });
 });
 
+describe("a fault in the middle of waiting", () => {
+  it("keeps the asker's page through a return to the tab while offline, and refreshes once back online", async () => {
+    const client = await newPage(PHONE);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("waiting offline");
+    const questionId = await askAsClient(client, await demoExpertId(client), question);
+    await gotoHydrated(client, `/questions/${questionId}`);
+    await expect.poll(() => client.getByText("Awaiting expert answer").isVisible()).toBe(true);
+
+    await client.context().setOffline(true);
+    await client.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    const answer = "Answered while the client's laptop was offline: it shows once they are back.";
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill(answer);
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+    expect(await client.getByRole("heading", { name: "Something went wrong" }).count()).toBe(0);
+    expect(await client.getByText("Awaiting expert answer").isVisible()).toBe(true);
+
+    await client.context().setOffline(false);
+    await expect.poll(() => client.getByText(answer).isVisible()).toBe(true);
+  });
+});
+
 describe("a fault in the middle of writing", () => {
   it("keeps a typed answer through a failed submission, and forgets it once it is sent", async () => {
     const client = await newPage(DESKTOP);
