@@ -8,6 +8,9 @@ import {
 } from "~/services/stripe.server";
 
 const NO_STORE = { "Cache-Control": "no-store" };
+
+/** What a 405 or an OPTIONS says this URL takes (workers/app.ts reads it). */
+export const allowedMethods = ["POST"] as const;
 const methodNotAllowed = () =>
   new Response("Method Not Allowed", { status: 405, headers: { Allow: "POST", ...NO_STORE } });
 

@@ -1,9 +1,10 @@
+import { SELF } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { notifications, questions, stripeEvents } from "~/db/schema.server";
 import { listQuestionsAwaitingCapture } from "~/models/questions.server";
 import { insertQuestion } from "../../factories";
-import { db, get } from "../support/accounts";
+import { BASE, db } from "../support/accounts";
 import {
   getLedger,
   getQuestion,
@@ -113,8 +114,12 @@ describe("the Stripe webhook (/webhooks/stripe)", () => {
     expect(await eventCount(event.id as string)).toBe(0);
   });
 
-  it("accepts POST only", async () => {
-    expect((await get("/webhooks/stripe")).status).toBe(405);
+  it("accepts POST only, and says so", async () => {
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const response = await SELF.fetch(`${BASE}/webhooks/stripe`, { method });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("Allow"), method).toBe("POST");
+    }
   });
 
   it("acknowledges events nobody handles", async () => {
