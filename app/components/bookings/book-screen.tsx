@@ -51,6 +51,8 @@ export const LOGIN_TOAST = {
 export const loginPath = (path: string) => `/auth?${new URLSearchParams({ redirectTo: path })}`;
 
 class LoginRequired extends Error {}
+/** The booking's request never completed (offline, a dropped connection). */
+class ConnectionLost extends Error {}
 class SlotTaken extends Error {}
 /**
  * The server refused the chosen date or time itself (the expert changed their hours or zone since
@@ -242,7 +244,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     date: string;
     time: string;
   }) {
-    const response = await fetch("/api/bookings", {
+    const sent = fetch("/api/bookings", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({
@@ -252,6 +254,10 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         expectedAmount: expert.sessionPrice,
         ...(unpaidBookingId.current ? { bookingId: unpaidBookingId.current } : {}),
       }),
+    });
+    // fetch() rejects (a TypeError, "Failed to fetch") only when the request never completes.
+    const response = await sent.catch(() => {
+      throw new ConnectionLost();
     });
     if (response.status === 401) throw new LoginRequired();
     const body = (await response.json().catch(() => ({}))) as ApiBody;
@@ -296,7 +302,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         };
       });
       if (!outcome.ok) {
-        if (outcome.cause instanceof LoginRequired) throw outcome.cause;
+        if (outcome.cause instanceof LoginRequired || outcome.cause instanceof ConnectionLost)
+          throw outcome.cause;
         if (outcome.cause instanceof SlotTaken || outcome.cause instanceof SlotRefused) throw outcome.cause;
         if (outcome.cause instanceof AlreadyBooked) {
           unpaidBookingId.current = null;
@@ -356,8 +363,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         toast({ title: "Price changed", description: error.message, variant: "destructive" });
         return;
       }
-      // fetch() rejects with a TypeError ("Failed to fetch") when the request never completes.
-      if (error instanceof TypeError) {
+      if (error instanceof ConnectionLost) {
         setFormError(SERVER_UNREACHABLE_MESSAGE);
         sayServerUnreachable();
         return;
