@@ -664,8 +664,8 @@ export async function confirmQuestionPayment(
     });
     if (!paid) {
       // Stripe's webhook recorded this payment while Stripe was being asked: paid, as the asker hears.
-      const now = await getQuestionRow(deps.db, question.id);
-      if (now?.paymentIntentId === check.intent.id && now.paidAt)
+      const current = await getQuestionRow(deps.db, question.id);
+      if (current?.paymentIntentId === check.intent.id && current.paidAt)
         return { ok: true, questionId: question.id };
       // Closed meanwhile (an account closing): the closing cancels its hold, or the hold lapses.
       return { ok: false, reason: "mismatch", message: "This question is closed." };
