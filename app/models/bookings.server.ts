@@ -521,25 +521,18 @@ export async function createBooking(
     bookingId = inserted[0].id;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    // The unique index decided: someone holds or booked this start. If it is the caller's own unpaid
-    // hold (the answer to their first try was lost on its way back), it is theirs to pay.
-    const own = await ownLiveHold(db, {
+    // The unique index decided: someone holds or booked this start. If it is the caller's own (the
+    // answer to their first try was lost on its way back), it is theirs: an unpaid hold to pay, or
+    // a booking already made (in test mode, or paid), not "booked by someone else".
+    const own = await ownBookingAt(db, {
       userId: input.booker.id,
       expertId: expert.id,
       startsAt: slot.startsAt,
-      now,
     });
-    if (!own) {
-      // Or the caller's own booking of this start, already made (a retry whose first answer was lost,
-      // in test mode or after paying): theirs, not "booked by someone else".
-      const booked = await ownBookingAt(db, {
-        userId: input.booker.id,
-        expertId: expert.id,
-        startsAt: slot.startsAt,
-      });
-      if (booked?.status === "confirmed")
-        return { status: "confirmed", bookingId: booked.id, testMode: !deps.stripe };
-      if (booked?.status === "pending") return { status: "pending", bookingId: booked.id };
+    if (own?.status === "confirmed")
+      return { status: "confirmed", bookingId: own.id, testMode: !deps.stripe };
+    if (own?.status === "pending") return { status: "pending", bookingId: own.id };
+    if (own?.status !== "awaiting_payment" || (own.holdExpiresAt?.getTime() ?? 0) <= now.getTime()) {
       return slotTakenRefusal(db, expert, slot.date, now);
     }
     if (own.amount !== price) return slotTakenRefusal(db, expert, slot.date, now);
@@ -683,10 +676,10 @@ export async function releaseHoldsOfClosingAccount(
   }
 }
 
-/** The caller's unpaid hold on an expert's start that has not run out, if any. */
-async function ownLiveHold(
+/** The caller's live booking of an expert's start (a hold, or booked), if any: there is one at most. */
+async function ownBookingAt(
   db: Database,
-  { userId, expertId, startsAt, now }: { userId: number; expertId: number; startsAt: number; now: Date },
+  { userId, expertId, startsAt }: { userId: number; expertId: number; startsAt: number },
 ): Promise<Booking | null> {
   const [row] = await db
     .select()
@@ -696,28 +689,7 @@ async function ownLiveHold(
         eq(bookings.userId, userId),
         eq(bookings.expertId, expertId),
         eq(bookings.startsAt, new Date(startsAt)),
-        eq(bookings.status, "awaiting_payment"),
-        sql`${bookings.holdExpiresAt} > ${now.getTime()}`,
-      ),
-    )
-    .limit(1);
-  return row ?? null;
-}
-
-/** The caller's confirmed or payment-pending booking of this expert at this start, if any. */
-async function ownBookingAt(
-  db: Database,
-  { userId, expertId, startsAt }: { userId: number; expertId: number; startsAt: number },
-) {
-  const [row] = await db
-    .select({ id: bookings.id, status: bookings.status })
-    .from(bookings)
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.expertId, expertId),
-        eq(bookings.startsAt, new Date(startsAt)),
-        inArray(bookings.status, ["confirmed", "pending"]),
+        inArray(bookings.status, ["awaiting_payment", "pending", "confirmed"]),
       ),
     )
     .limit(1);
