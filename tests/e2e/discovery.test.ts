@@ -361,6 +361,29 @@ describe("browsing experts", () => {
       "/marcus-reed",
     );
   });
+
+  it("loads every script of a category page and a profile at once, with no redirect on the way", async () => {
+    const page = await newPage(DESKTOP);
+    const scripts: { path: string; status: number }[] = [];
+    page.on("response", (response) => {
+      const { pathname } = new URL(response.url());
+      if (pathname.startsWith("/build/")) scripts.push({ path: pathname, status: response.status() });
+    });
+    await gotoHydrated(page, "/category/sales");
+    await page
+      .getByRole("link", { name: /^View Profile: / })
+      .first()
+      .click();
+    await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).not.toBe("Sales Experts");
+    await gotoHydrated(page, "/marcus-reed");
+
+    const routeModules = scripts
+      .filter(({ path }) => path.startsWith("/build/routes/"))
+      .map(({ path }) => path);
+    expect(routeModules.some((path) => path.includes("category"))).toBe(true);
+    expect(routeModules.some((path) => path.includes("customUrl") || path.includes("expert."))).toBe(true);
+    expect(scripts.filter(({ status }) => status !== 200 && status !== 304)).toEqual([]);
+  });
 });
 
 describe("expert profiles and favourites", () => {

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
+import { readBrowserManifest } from "../../scripts/lib/browser-manifest";
 import { COMMON_SECURITY_HEADERS } from "../../workers/security-headers";
 
 type Binding = { binding: string } & Record<string, unknown>;
@@ -97,5 +98,18 @@ describe("public/_headers (the files served without the Worker)", () => {
     expect(headers["Content-Security-Policy"]).toMatch(
       /^default-src 'none';.* frame-ancestors 'none'; sandbox$/,
     );
+  });
+});
+
+describe("the browser build (public/build, after npm run build)", () => {
+  it("names every chunk as Workers static assets spell it, so none is answered with a redirect", () => {
+    // The asset server answers a path whose segments are not as encodeURIComponent writes them
+    // (a route's `$` or `[.]`) with a 307 to that spelling: a round trip before the page hydrates.
+    const { entry, routes } = readBrowserManifest("public");
+    const urls = [entry.module, ...entry.imports];
+    for (const route of Object.values(routes)) urls.push(route.module, ...(route.imports ?? []));
+    expect(urls.length).toBeGreaterThan(Object.keys(routes).length);
+    const redirected = urls.filter((url) => url.split("/").map(encodeURIComponent).join("/") !== url);
+    expect(redirected).toEqual([]);
   });
 });
