@@ -146,6 +146,33 @@ describe("the public header", () => {
     }
   });
 
+  it("follows the reader's text size: at twice the default, no page is wider than the window", async () => {
+    for (const role of [null, "expert"] as const) {
+      const page = await newPage(DESKTOP);
+      if (role) await signInAs(page, role);
+      // The browser's own text-size setting (what a reader changes), not a zoom: rem and em double.
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
+      const tooWide: string[] = [];
+      for (const path of [
+        "/",
+        "/experts",
+        "/about",
+        ...(role ? ["/expert/dashboard", "/expert/questions"] : []),
+      ]) {
+        await gotoHydrated(page, path);
+        // Down to 640 px: at twice the text, that is the 320 px every page fits (WCAG's reflow).
+        for (const width of [1280, 1024, 768, 640]) {
+          await page.setViewportSize({ width, height: 800 });
+          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+          if (scrollWidth > width) tooWide.push(`${path} at ${width}px: page ${scrollWidth}px`);
+        }
+      }
+      expect(tooWide, `${role ?? "signed out"}`).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("keeps every link reachable on a phone without JavaScript", async () => {
     const { context, page } = await newNoJsPage(PHONE);
     try {
