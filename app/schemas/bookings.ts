@@ -1,6 +1,7 @@
 import { toSingleLine } from "~/lib/single-line";
 import { isValidDate, isValidTimeZone, minutesOfDay } from "~/lib/slots";
 import * as z from "~/lib/zod";
+import { recordId } from "./ids";
 
 /**
  * Booking a session and setting a weekly schedule, shared by browser and server, with SPEC.md's
@@ -53,14 +54,7 @@ export const BookingFormSchema = z.object(BookingFields);
  * caller's own unpaid booking to pay for again (after a declined card).
  */
 export const BookingApiSchema = BookingFormSchema.extend({
-  // A number, or its digits as text; never true, [1] or "0x1", which Number() would also read as 1.
-  expertId: z.preprocess(
-    (value) => (typeof value === "string" && /^\d{1,12}$/.test(value) ? Number(value) : value),
-    z
-      .number({ error: "Please choose an expert." })
-      .int({ error: "Please choose an expert." })
-      .positive({ error: "Please choose an expert." }),
-  ),
+  expertId: recordId("Please choose an expert."),
   timeZone: z
     .string()
     .trim()
@@ -131,12 +125,6 @@ export const ScheduleSchema = z
 export const AvailabilitySwitchSchema = z.object({
   intent: z.literal("availability"),
   isAvailable: z.enum(["true", "false"]).transform((value) => value === "true"),
-});
-
-/** Cancelling a session (the client's dashboard and the expert's calendar). */
-export const CancelBookingSchema = z.object({
-  intent: z.literal("cancel"),
-  bookingId: z.coerce.number().int().positive(),
 });
 
 /** POST /api/create-payment-intent for a session; `amount` is accepted and ignored (the server prices it). */

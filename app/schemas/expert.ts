@@ -3,6 +3,7 @@ import { isReservedCustomUrl } from "~/lib/reserved-urls";
 import { toSingleLine } from "~/lib/single-line";
 import * as z from "~/lib/zod";
 import { NewPasswordSchema, UsernameSchema } from "./auth";
+import { recordId } from "./ids";
 
 /**
  * The expert forms, shared by browser and server, with SPEC.md's messages (section 5). The sign-up
@@ -291,12 +292,12 @@ export type ContactFilter = (typeof CONTACT_FILTERS)[number];
 
 export const AdminExpertActionSchema = z.object({
   intent: z.enum(["verify", "unverify", "feature", "unfeature"], { error: "Unknown action." }),
-  expertId: z.number({ error: "Unknown expert." }).int().positive({ error: "Unknown expert." }),
+  expertId: recordId("Unknown expert."),
 });
 
 export const AdminMessageActionSchema = z.object({
   intent: z.enum(["handled", "open"], { error: "Unknown action." }),
-  messageId: z.number({ error: "Unknown message." }).int().positive({ error: "Unknown message." }),
+  messageId: recordId("Unknown message."),
 });
 
 // ---------- The wizard's answer ----------

@@ -1,4 +1,5 @@
 import * as z from "~/lib/zod";
+import { recordId } from "./ids";
 
 export const REVIEW_COMMENT_MAX = 1000;
 
@@ -21,7 +22,7 @@ const comment = z
   .optional()
   .transform((value) => (value ? value : null));
 
-const id = z.number({ error: REVIEW_MESSAGES.target }).int().positive({ error: REVIEW_MESSAGES.target });
+const id = recordId(REVIEW_MESSAGES.target);
 
 /** A client's rating of an answered question or a completed session (1 to 5 stars, optional comment). */
 export const ReviewSchema = z.discriminatedUnion("subject", [

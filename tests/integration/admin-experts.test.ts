@@ -157,6 +157,17 @@ describe("admin: experts (verify and feature)", () => {
       (await postForm("/admin/experts", { intent: "verify", expertId: "999999" }, { cookie: adminCookie }))
         .status,
     ).toBe(404);
+    // Number() reads these as 10 and 1: the action must not pick an expert the form did not name.
+    const { expert } = await insertExpert(db());
+    for (const written of [`${expert.id / 10}e1`, `0x${expert.id.toString(16)}`]) {
+      const response = await postForm(
+        "/admin/experts",
+        { intent: "feature", expertId: written },
+        { cookie: adminCookie },
+      );
+      expect(response.status, written).toBe(400);
+    }
+    expect((await expertRow(expert.id)).isTopExpert).toBe(false);
     const notAForm = await postRaw("/admin/experts", "{}", {
       cookie: adminCookie,
       contentType: "application/json",

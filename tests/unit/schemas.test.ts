@@ -1,7 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import { ContactSchema } from "~/schemas/contact";
+import { AdminExpertActionSchema, AdminMessageActionSchema } from "~/schemas/expert";
 import { NewsletterSchema } from "~/schemas/newsletter";
+import { ReviewSchema } from "~/schemas/reviews";
 
 const messagesOf = (result: {
   success: boolean;
@@ -98,6 +100,41 @@ describe("NewsletterSchema", () => {
       expect(messagesOf(NewsletterSchema.safeParse({ email })), String(email)).toEqual({
         email: "Please enter a valid email address",
       });
+    }
+  });
+});
+
+describe("record ids in forms (admin actions, ratings)", () => {
+  const parse = (schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) =>
+    parseWithZod(form(fields), { schema });
+
+  it("reads an id written as digits", () => {
+    expect(parse(AdminExpertActionSchema, { intent: "feature", expertId: "10" })).toMatchObject({
+      status: "success",
+      value: { intent: "feature", expertId: 10 },
+    });
+    expect(parse(AdminMessageActionSchema, { intent: "handled", messageId: "7" })).toMatchObject({
+      status: "success",
+      value: { messageId: 7 },
+    });
+    expect(parse(ReviewSchema, { subject: "question", questionId: "12", rating: "5" })).toMatchObject({
+      status: "success",
+      value: { questionId: 12, rating: 5 },
+    });
+  });
+
+  it("refuses what Number() would also read as an id: exponents, hex, signs, spaces, decimals", () => {
+    for (const written of ["1e1", "0x0a", "+10", " 10", "10.0", "-1", "0", "", "abc", "1".repeat(13)]) {
+      expect(parse(AdminExpertActionSchema, { intent: "feature", expertId: written }).status, written).toBe(
+        "error",
+      );
+      expect(parse(AdminMessageActionSchema, { intent: "open", messageId: written }).status, written).toBe(
+        "error",
+      );
+      expect(
+        parse(ReviewSchema, { subject: "booking", bookingId: written, rating: "4" }).status,
+        written,
+      ).toBe("error");
     }
   });
 });
