@@ -5,7 +5,13 @@ import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.serv
 import { createUser, getSessionUserById, type SessionUser, UsernameTakenError } from "~/models/users.server";
 import { LoginSchema, RegisterSchema } from "~/schemas/auth";
 import { redirectWithToast } from "~/services/flash.server";
-import { clientAddress, createAuthenticator, INVALID_CREDENTIALS, SignInError } from "./authenticator.server";
+import {
+  clientAddress,
+  createAuthenticator,
+  INVALID_CREDENTIALS,
+  SignInError,
+  verifyCredentials,
+} from "./authenticator.server";
 import { homePathFor } from "./guards.server";
 import { safeRedirect } from "./redirect";
 import { endSession, forgetCachedUser, startSession, startSessionIfPasswordIs } from "./session.server";
@@ -61,6 +67,19 @@ export async function registerWithForm(context: AppLoadContext, request: Request
   }
   const { username, email, password, name, redirectTo } = submission.value;
   const account = await createAccountAndSignIn(context, request, { username, email, password, name });
+  // A retry of a registration whose answer never arrived finds the account it made: the same
+  // username, e-mail and password sign in to it, rather than be told the name is taken.
+  const retried =
+    !account.ok && account.httpStatus === 409
+      ? await signInToOwnAccount(context, request, { username, email, password })
+      : null;
+  if (retried) {
+    return redirectWithToast(
+      safeRedirect(redirectTo, homePathFor(retried.user)),
+      { title: "Registration successful", description: "Your account is ready." },
+      { headers: { "Set-Cookie": retried.cookie } },
+    );
+  }
   if (!account.ok) {
     return data(
       {
@@ -77,6 +96,25 @@ export async function registerWithForm(context: AppLoadContext, request: Request
     { title: "Registration successful", description: "Your account is ready." },
     { headers: { "Set-Cookie": cookie } },
   );
+}
+
+/**
+ * Signs in to the account `username` names if the password is its own (checked, and throttled, as a
+ * sign-in is) and the e-mail is the account's; null otherwise, telling nothing more than "taken".
+ */
+async function signInToOwnAccount(
+  context: AppLoadContext,
+  request: Request,
+  { username, email, password }: { username: string; email: string; password: string },
+): Promise<{ user: SessionUser; cookie: string } | null> {
+  try {
+    const { user, passwordHash } = await verifyCredentials(context, request, { username, password });
+    if (user.email.toLowerCase() !== email.toLowerCase()) return null;
+    return { user, cookie: await startFreshSession(context, request, user.id, passwordHash) };
+  } catch (error) {
+    if (error instanceof SignInError) return null;
+    throw error;
+  }
 }
 
 export type NewAccountResult =

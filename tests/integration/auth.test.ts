@@ -87,6 +87,31 @@ describe("registration", () => {
     expect(await countUsers("grace")).toBe(1);
   });
 
+  it("signs a retried registration in to the account it made, and tells anyone else the name is taken", async () => {
+    const form = {
+      intent: "register",
+      name: "Retry Person",
+      username: "retry-person",
+      email: "retry@example.com",
+      password: "retry-pass-1",
+    };
+    expect((await postForm("/register", form)).status).toBe(302);
+    // The first answer never arrived: the same form again, from a browser with no session.
+    const retry = await postForm("/register", { ...form, username: "Retry-Person" });
+    expect(retry.status).toBe(302);
+    expect(retry.headers.get("Location")).toBe("/dashboard");
+    expect((await get("/dashboard", sessionCookieFrom(retry)!)).status).toBe(200);
+    expect(await countUsers("retry-person")).toBe(1);
+
+    for (const other of [{ password: "other-pass-1" }, { email: "someone-else@example.com" }]) {
+      const response = await postForm("/register", { ...form, ...other });
+      expect(response.status).toBe(409);
+      expect(sessionCookieFrom(response)).toBeFalsy();
+      expect(await response.text()).toContain("That username is already taken");
+    }
+    expect(await countUsers("retry-person")).toBe(1);
+  });
+
   it("refuses a 10,000-character field", async () => {
     const response = await postForm("/auth", {
       intent: "register",
