@@ -278,6 +278,35 @@ describe("booking a session in the browser (test mode)", () => {
     await client.unroute("**/api/bookings");
   });
 
+  it("keeps the chosen time and the message through a reload, and through signing in after the session ended", async () => {
+    const client = await newPage(PHONE);
+    await signInAs(client, "client");
+    const expertId = await openBookingScreen(client);
+    await chooseFirstFreeSlot(client);
+    const message = unique("Kept through a sign-in");
+    await client.locator("form#book-session").getByLabel("Message").fill(message);
+    const time = client.locator("#book-session-time");
+    const chosenDay = () =>
+      client.locator(".month-calendar button[aria-pressed=true]").getAttribute("data-date");
+    const chosen = { day: await chosenDay(), time: await time.inputValue() };
+    expect(chosen.time).not.toBe("");
+
+    await client.reload();
+    await client.waitForSelector("html[data-hydrated]");
+    await expect.poll(() => time.inputValue()).toBe(chosen.time);
+    expect(await chosenDay()).toBe(chosen.day);
+
+    await client.context().clearCookies();
+    await Promise.all([
+      client.waitForURL((url) => url.pathname === "/auth"),
+      client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click(),
+    ]);
+    await signInAs(client, "client", { redirectTo: `/book/${expertId}` });
+    await expect.poll(() => time.inputValue()).toBe(chosen.time);
+    expect(await chosenDay()).toBe(chosen.day);
+    expect(await client.locator("form#book-session").getByLabel("Message").inputValue()).toBe(message);
+  });
+
   it("says SPEC.md's alert for an unknown expert and sends a signed-out visitor to sign in", async () => {
     const page = await newPage(PHONE);
     await page.goto("/book/999999");

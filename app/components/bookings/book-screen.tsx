@@ -184,6 +184,18 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     setTime(local.time);
   }, [hydrated, retryStartsAt, viewerZone]);
 
+  // The chosen start is kept in the tab like the message, so a reload, or signing in again after
+  // the session ended, brings it back while it is still free.
+  const [savedStartsAt, setSavedStartsAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (!hydrated || savedStartsAt === null || !free.some((slot) => slot.startsAt === savedStartsAt)) return;
+    const local = instantToLocal(savedStartsAt, viewerZone);
+    setMonth(monthOf(local.date));
+    setDate(local.date);
+    setTime(local.time);
+    setSavedStartsAt(null);
+  }, [hydrated, savedStartsAt, free, viewerZone]);
+
   const timeOptions = useMemo(() => {
     if (!date) return [];
     const seen = new Set<string>();
@@ -199,6 +211,12 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     return options;
   }, [date, free, viewerZone, expert.timeZone, sameZone]);
   const chosen = timeOptions.find((option) => option.value === time) ?? null;
+
+  useSessionDraft(
+    `${BOOK_DRAFT_PREFIX}${expert.id}:start`,
+    chosen ? String(chosen.slot.startsAt) : "",
+    (text) => setSavedStartsAt(Number(text)),
+  );
 
   function chooseDate(next: string) {
     setDate(next);
