@@ -22,6 +22,8 @@ export const ANSWER_MESSAGES = {
   audioIsAnAnswer: "An audio response is sent as an answer: choose Answered.",
   notAudio: "Please select an audio file.",
   emptyAudio: "The audio file is empty. Please record or choose it again.",
+  unreadableAudio:
+    "This audio file could not be read. Please record your answer again or choose another file.",
   audioTooLarge: "The file is too large (at most 25 MB).",
   recordingFull:
     "The recording reached its 24-minute limit, so it stopped there. Listen to it, then send it or record a shorter one.",

@@ -12,6 +12,7 @@ import {
   questionDeps,
 } from "~/models/questions.server";
 import { ANSWER_MESSAGES, answerSchema } from "~/schemas/questions";
+import { isReadableAudio } from "./audio-files.server";
 import { invalidateExpert } from "./cache.server";
 import { AUDIO_MAX_BYTES, readUploadedFile, sniffAudioType, storeAudio, UploadError } from "./media.server";
 
@@ -89,6 +90,10 @@ export async function submitAnswer(
         sniff: sniffAudioType,
         wrongTypeMessage: ANSWER_MESSAGES.notAudio,
       });
+      // Answering captures the asker's payment: it must not be for a file nobody can play.
+      if (!isReadableAudio(upload.bytes, upload.contentType)) {
+        throw new UploadError(ANSWER_MESSAGES.unreadableAudio, 415);
+      }
       const stored = await storeAudio(context.media, upload.bytes, upload.contentType, { questionId });
       audio = { key: stored.key, contentType: upload.contentType };
     } catch (error) {
