@@ -402,7 +402,7 @@ export const API_ROUTES: ApiRoute[] = [
         responses: {
           409: "Already answered, closed or past its deadline",
           413: "File too large",
-          415: "Not audio",
+          415: "Not audio, or an audio file that could not be read",
           ...notFound,
         },
       },

@@ -12,7 +12,8 @@ export const allowedMethods = ["POST"] as const;
  * POST /api/questions/{id}/audio, multipart: `audio` (the recording; its bytes decide its type,
  * whatever it is called), `status` (answered), and an optional text `answer` (SPEC.md section 7).
  * Answers the question as the answer dialog does and returns `audioPath`, where the asker, the expert
- * and admins can stream it. 413 for a file over 25 MB, 415 for a file that is not audio.
+ * and admins can stream it. 413 for a file over 25 MB, 415 for a file that is not audio or does
+ * not hold together as one (nothing is stored, nothing is charged).
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
