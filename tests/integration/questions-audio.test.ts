@@ -1,12 +1,15 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { concat, id3Tag, randomBytes } from "../audio-files";
 import { BASE, get } from "./support/accounts";
 import {
+  getLedger,
   getQuestion,
   getWith,
   newAdmin,
   newClient,
   newExpert,
+  notificationsOf,
   PNG_BYTES,
   pendingQuestion,
   postMultipart,
@@ -66,6 +69,37 @@ describe("audio answers", () => {
     expect(await response.json()).toMatchObject({ ok: false, message: "Please select an audio file." });
     expect(await storedAudio(question.id)).toEqual([]);
     expect((await getQuestion(question.id)).status).toBe("pending");
+  });
+
+  it("refuses a file that only starts like audio, answering nothing and storing nothing", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId, { requestAudioResponse: true });
+    const before = { question: await getQuestion(question.id), ledger: await getLedger(question.id) };
+    const message =
+      "This audio file could not be read. Please record your answer again or choose another file.";
+    const files: Array<[string, Uint8Array<ArrayBuffer>, string]> = [
+      ["WebM's four magic bytes", new Uint8Array([0x1a, 0x45, 0xdf, 0xa3]), "answer.webm"],
+      ["an ID3 tag before 2,000 random bytes", concat(id3Tag(0), randomBytes(2000)), "answer.mp3"],
+    ];
+    for (const [what, bytes, name] of files) {
+      const response = await postMultipart(
+        `/questions/${question.id}/answer`,
+        audioForm(bytes, { name }),
+        expert.cookie,
+      );
+      expect(response.status, what).toBe(415);
+      expect(await response.json(), what).toMatchObject({
+        ok: false,
+        message,
+        fieldErrors: { audio: [message] },
+      });
+    }
+    expect(await storedAudio(question.id)).toEqual([]);
+    // Still waiting for an answer, its payment as it was: nothing was captured.
+    expect(await getQuestion(question.id)).toEqual(before.question);
+    expect(await getLedger(question.id)).toEqual(before.ledger);
+    expect(await notificationsOf(client.userId)).toEqual([]);
   });
 
   it("says an empty recording is empty (not that a text answer is missing), storing nothing", async () => {

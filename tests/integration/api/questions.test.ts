@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { questions } from "~/db/schema.server";
+import { concat, id3Tag, randomBytes } from "../../audio-files";
 import { buildQuestion } from "../../factories";
 import { BASE, db, get } from "../support/accounts";
 import { callApi, errorOf, json } from "../support/api";
@@ -138,6 +139,21 @@ describe("POST /api/questions/{id}/audio", () => {
       body: { status: "answered" },
     });
     expect(jsonBody.status).toBe(415);
+    expect((await env.MEDIA.list({ prefix: `audio/questions/${question.id}/` })).objects).toEqual([]);
+    expect((await getQuestion(question.id)).status).toBe("pending");
+  });
+
+  it("refuses a file that only starts like audio (415), storing nothing and answering nothing", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const question = await pendingQuestion(client.userId, expert.expertId, { requestAudioResponse: true });
+    for (const bytes of [new Uint8Array([0x1a, 0x45, 0xdf, 0xa3]), concat(id3Tag(0), randomBytes(2000))]) {
+      const response = await postAudio(question.id, audioForm(bytes), expert.cookie);
+      expect(response.status).toBe(415);
+      expect(await errorOf(response)).toBe(
+        "This audio file could not be read. Please record your answer again or choose another file.",
+      );
+    }
     expect((await env.MEDIA.list({ prefix: `audio/questions/${question.id}/` })).objects).toEqual([]);
     expect((await getQuestion(question.id)).status).toBe("pending");
   });

@@ -1,8 +1,10 @@
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { questions } from "~/db/schema.server";
 import { confirmQuestionPayment } from "~/models/questions.server";
 import { deleteUserAccount } from "~/models/users.server";
+import { concat, id3Tag, randomBytes } from "../../audio-files";
 import { db, get, postForm } from "../support/accounts";
 import { depsAt } from "../support/bookings";
 import {
@@ -14,6 +16,7 @@ import {
   notificationsOf,
   type Person,
   postJson,
+  postMultipart,
   toastFrom,
 } from "../support/questions";
 import { changedBeforeFirstBatch } from "../support/races";
@@ -393,6 +396,30 @@ describe("capturing and cancelling", () => {
     expect(await (await get(`/questions/${asked.questionId}`, client.cookie)).text()).toContain(
       "Your card was charged $15.00 for this answer.",
     );
+  });
+
+  it("does not capture the card for an audio answer nobody could play", async () => {
+    const { expert, asked } = await paidQuestion();
+    for (const bytes of [new Uint8Array([0x1a, 0x45, 0xdf, 0xa3]), concat(id3Tag(0), randomBytes(2000))]) {
+      const form = new FormData();
+      form.set("status", "answered");
+      form.set("audio", new File([bytes], "answer.webm", { type: "audio/webm" }));
+      const response = await postMultipart(`/api/questions/${asked.questionId}/audio`, form, expert.cookie);
+      expect(response.status).toBe(415);
+      expect(await response.json()).toMatchObject({
+        error: "This audio file could not be read. Please record your answer again or choose another file.",
+      });
+    }
+    expect(await getQuestion(asked.questionId)).toMatchObject({
+      status: "pending",
+      paymentState: "authorized",
+      audioResponse: null,
+    });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "authorized" });
+    expect((await stripeFake.intent(asked.paymentIntentId)).status).toBe("requires_capture");
+    const calls = await stripeFake.requests(asked.paymentIntentId);
+    expect(calls.some((r) => r.path.endsWith("/capture"))).toBe(false);
+    expect((await env.MEDIA.list({ prefix: `audio/questions/${asked.questionId}/` })).objects).toEqual([]);
   });
 
   it("keeps the answer when Stripe refuses the capture, shows admins, and captures on retry", async () => {

@@ -5,6 +5,7 @@
 import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { experts, notifications, payments, questions, users } from "~/db/schema.server";
+import { webmFile } from "../../audio-files";
 import { insertQuestion } from "../../factories";
 import { BASE, db, insertAccount, postRaw, signIn } from "./accounts";
 
@@ -108,10 +109,8 @@ export function toastFrom(
   return null;
 }
 
-/** A few bytes that start like a WebM recording (EBML header), as Chrome's MediaRecorder makes. */
-export const WEBM_BYTES: Uint8Array<ArrayBuffer> = new Uint8Array([
-  0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81,
-]);
+/** A small WebM recording that holds together (the upload check walks it), as MediaRecorder makes. */
+export const WEBM_BYTES: Uint8Array<ArrayBuffer> = webmFile();
 /** A PNG's first bytes: an image, whatever it is called. */
 export const PNG_BYTES: Uint8Array<ArrayBuffer> = new Uint8Array([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52,
