@@ -137,10 +137,7 @@ const expertiseSchema = z
       .refine((names) => names.join(", ").length >= 5, { error: EXPERTISE_REQUIRED_MESSAGE }),
   );
 
-const categoryIdSchema = z
-  .number({ error: "Please select a category" })
-  .int({ error: "Please select a category" })
-  .min(1, { error: "Please select a category" });
+const categoryIdSchema = recordId("Please select a category");
 
 // ---------- Sign-up wizard (/become-expert) ----------
 

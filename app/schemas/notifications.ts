@@ -1,9 +1,7 @@
 import * as z from "~/lib/zod";
+import { recordId } from "./ids";
 
-const notificationId = z
-  .number({ error: "Unknown notification." })
-  .int()
-  .positive({ error: "Unknown notification." });
+const notificationId = recordId("Unknown notification.");
 
 /** The notifications list's forms: open one (which reads it), mark one read, or all of them. */
 export const NotificationActionSchema = z.discriminatedUnion("intent", [

@@ -1,4 +1,5 @@
 import * as z from "~/lib/zod";
+import { recordId } from "./ids";
 
 /**
  * Asking and answering questions, shared by browser and server, with SPEC.md's exact messages.
@@ -101,10 +102,7 @@ export const TestAskSchema = z.object({
     .trim()
     .min(QUESTION_LIMITS.min, { error: "Question must be at least 10 characters" })
     .max(QUESTION_LIMITS.max, { error: QUESTION_MESSAGES.tooLong }),
-  expertId: z
-    .number({ error: "Please select an expert" })
-    .int()
-    .positive({ error: "Please select an expert" }),
+  expertId: recordId("Please select an expert"),
 });
 
 /** PATCH /api/questions/{id}: SPEC.md's answer update; `audioResponse` is never a path the caller picks (upload with /audio). */

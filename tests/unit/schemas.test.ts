@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ContactSchema } from "~/schemas/contact";
 import { AdminExpertActionSchema, AdminMessageActionSchema } from "~/schemas/expert";
 import { NewsletterSchema } from "~/schemas/newsletter";
+import { NotificationActionSchema } from "~/schemas/notifications";
+import { TestAskSchema } from "~/schemas/questions";
 import { ReviewSchema } from "~/schemas/reviews";
 
 const messagesOf = (result: {
@@ -104,7 +106,7 @@ describe("NewsletterSchema", () => {
   });
 });
 
-describe("record ids in forms (admin actions, ratings)", () => {
+describe("record ids in forms (admin actions, ratings, notifications, the test ask form)", () => {
   const parse = (schema: Parameters<typeof parseWithZod>[1]["schema"], fields: Record<string, string>) =>
     parseWithZod(form(fields), { schema });
 
@@ -121,6 +123,10 @@ describe("record ids in forms (admin actions, ratings)", () => {
       status: "success",
       value: { questionId: 12, rating: 5 },
     });
+    expect(parse(NotificationActionSchema, { intent: "read", notificationId: "3" })).toMatchObject({
+      status: "success",
+      value: { notificationId: 3 },
+    });
   });
 
   it("refuses what Number() would also read as an id: exponents, hex, signs, spaces, decimals", () => {
@@ -135,6 +141,12 @@ describe("record ids in forms (admin actions, ratings)", () => {
         parse(ReviewSchema, { subject: "booking", bookingId: written, rating: "4" }).status,
         written,
       ).toBe("error");
+      expect(
+        parse(NotificationActionSchema, { intent: "read", notificationId: written }).status,
+        written,
+      ).toBe("error");
+      const question = "A question of some length.";
+      expect(parse(TestAskSchema, { question, expertId: written }).status, written).toBe("error");
     }
   });
 });
