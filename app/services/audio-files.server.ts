@@ -38,13 +38,22 @@ function chainedFrames(bytes: Uint8Array, at: number, frameLength: (at: number) 
  */
 const MPEG_KBPS = "'+/37;?CGKOSW[')*+-/137;?CKS'()*+-/137;?CK')*+-/13579;?C$%&'()*+-/1357";
 
-const mpeg: Check = (view, bytes) => {
+/**
+ * Where the ID3v2 tags a file starts with end (0 without any). Taggers put them before MP3 frames,
+ * and some before FLAC or ADTS AAC too: a 10-byte header, a synch-safe size (7 bits a byte), and a
+ * footer when flagged.
+ */
+export function id3TagsEnd(bytes: Uint8Array): number {
   let at = 0;
-  // ID3v2 tags: a 10-byte header, a synch-safe size (7 bits a byte), and a footer when flagged.
-  while (text(bytes, at, 3) === "ID3") {
+  while (text(bytes, at, 3) === "ID3" && at + 10 <= bytes.length) {
     const size = [6, 7, 8, 9].reduce((sum, i) => sum * 128 + (bytes[at + i] & 0x7f), 0);
     at += 10 + size + (bytes[at + 5] & 0x10 ? 10 : 0);
   }
+  return at;
+}
+
+const mpeg: Check = (view, bytes) => {
+  let at = 0;
   const frameLength = (at: number) => {
     const header = view.getUint32(at);
     const version = (header >>> 19) & 3; // 3: MPEG-1, 2: MPEG-2, 0: MPEG-2.5
@@ -234,7 +243,8 @@ const CHECKS: Record<AudioType, Check> = {
  * True when `bytes`, already sniffed as `type`, hold together as that container and carry audio
  * data: a file a player can open. A read past the end of the file refuses it.
  */
-export function isReadableAudio(bytes: Uint8Array, type: AudioType): boolean {
+export function isReadableAudio(file: Uint8Array, type: AudioType): boolean {
+  const bytes = file.subarray(id3TagsEnd(file));
   try {
     return CHECKS[type](new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), bytes);
   } catch {

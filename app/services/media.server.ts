@@ -6,6 +6,7 @@
 import { toHex } from "~/lib/bytes";
 import { parseFormBody, readBodyWithin } from "~/lib/form-data.server";
 import { AUDIO_UPLOAD_MAX_BYTES } from "~/schemas/questions";
+import { id3TagsEnd } from "./audio-files.server";
 
 export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 export const AUDIO_MAX_BYTES = AUDIO_UPLOAD_MAX_BYTES;
@@ -87,7 +88,12 @@ export function sniffAudioType(bytes: Uint8Array): AudioType | null {
   }
   if (startsWith(bytes, ascii("fLaC"))) return "audio/flac";
   if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WAVE"), 8)) return "audio/wav";
-  if (startsWith(bytes, ascii("ID3"))) return "audio/mpeg";
+  if (startsWith(bytes, ascii("ID3"))) {
+    // Tags come before MP3 frames mostly, but before FLAC or ADTS AAC too: the audio after them decides.
+    const end = id3TagsEnd(bytes);
+    const tagged = end > 0 ? sniffAudioType(bytes.subarray(end)) : null;
+    return tagged === "audio/flac" || tagged === "audio/aac" ? tagged : "audio/mpeg";
+  }
   if (bytes.length >= 2 && bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0) {
     // A bare MPEG audio frame: 11 sync bits set, and a valid layer. Layer 0 with 12 sync bits is an
     // AAC stream's ADTS header instead (.aac files).

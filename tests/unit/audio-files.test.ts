@@ -95,6 +95,18 @@ describe("the structure of an uploaded recording", () => {
     expect(isReadableAudio(mp3File({ frames: 3 }).subarray(0, -10), "audio/mpeg")).toBe(false);
   });
 
+  it("reads a FLAC or AAC file behind an ID3 tag as what it is, and accepts it", () => {
+    for (const [type, file] of [
+      ["audio/flac", flacFile()],
+      ["audio/aac", aacFile({ frames: 3 })],
+    ] as const) {
+      const tagged = concat(id3Tag(100), file);
+      expect(sniffAudioType(tagged), type).toBe(type);
+      expect(isReadableAudio(tagged, type), type).toBe(true);
+      expect(isReadableAudio(concat(id3Tag(100), file.subarray(0, 8)), type), type).toBe(false);
+    }
+  });
+
   it("refuses an Ogg file with only its headers, and a WAV with no samples", () => {
     expect(isReadableAudio(oggFile({ audioPages: 0 }), "audio/ogg")).toBe(false);
     expect(isReadableAudio(wavFile({ samples: 0 }), "audio/wav")).toBe(false);
