@@ -67,19 +67,6 @@ export async function registerWithForm(context: AppLoadContext, request: Request
   }
   const { username, email, password, name, redirectTo } = submission.value;
   const account = await createAccountAndSignIn(context, request, { username, email, password, name });
-  // A retry of a registration whose answer never arrived finds the account it made: the same
-  // username, e-mail and password sign in to it, rather than be told the name is taken.
-  const retried =
-    !account.ok && account.httpStatus === 409
-      ? await signInToOwnAccount(context, request, { username, email, password })
-      : null;
-  if (retried) {
-    return redirectWithToast(
-      safeRedirect(redirectTo, homePathFor(retried.user)),
-      { title: "Registration successful", description: "Your account is ready." },
-      { headers: { "Set-Cookie": retried.cookie } },
-    );
-  }
   if (!account.ok) {
     return data(
       {
@@ -123,7 +110,8 @@ export type NewAccountResult =
 
 /**
  * Creates a plain user account and signs it in (a new session; any previous one of this browser is
- * ended). The caller puts `cookie` in its response's Set-Cookie. A taken username changes nothing.
+ * ended). The caller puts `cookie` in its response's Set-Cookie. A taken username changes nothing,
+ * unless the username, e-mail and password are the account's own: that signs in to it.
  */
 export async function createAccountAndSignIn(
   context: AppLoadContext,
@@ -145,6 +133,10 @@ export async function createAccountAndSignIn(
     userId = await createUser(context.primaryDb, input);
   } catch (error) {
     if (!(error instanceof UsernameTakenError)) throw error;
+    // A retry of a sign-up whose answer never arrived finds the account it made: the same username,
+    // e-mail and password sign in to it, rather than be told the name is taken.
+    const own = await signInToOwnAccount(context, request, input);
+    if (own) return { ok: true, userId: own.user.id, cookie: own.cookie };
     return { ok: false, field: "username", message: error.message, httpStatus: 409 };
   }
   const cookie = await startFreshSession(context, request, userId);

@@ -108,6 +108,20 @@ describe("/subscribe in test mode", () => {
     expect(await userCount()).toBe(before + 1);
   });
 
+  it("signs a sign-up sent again after its answer was lost in to the account it made", async () => {
+    const visitor = newVisitor("lost-answer");
+    expect((await postForm("/subscribe", visitor)).status).toBe(302);
+    const before = await userCount();
+    // The same form again from a browser that never got the cookie: already subscribed, signed in.
+    const again = await postForm("/subscribe", visitor);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("You already have an active subscription.");
+    const cookie = sessionCookieFrom(again);
+    expect(cookie).toBeTruthy();
+    expect((await get("/dashboard", cookie!)).status).toBe(200);
+    expect(await userCount()).toBe(before);
+  });
+
   it("subscribes a signed-in client without account fields, and refuses a second subscription", async () => {
     const client = await newClient("signed-in");
     const page = await (await get("/subscribe", client.cookie)).text();
