@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
 import { ConfirmDisclosure } from "./ui/confirm-disclosure";
@@ -89,6 +89,7 @@ function ProfileForm({ userId, name, email }: { userId: number; name: string; em
     defaultValue: { name, email },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(AccountProfileSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountProfileSchema }),
   });
   useFocusFirstInvalid(form.id, result?.result);
@@ -139,6 +140,7 @@ function PasswordForm() {
     lastResult: result?.result,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(ChangePasswordSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ChangePasswordSchema }),
   });
   useFocusFirstInvalid(form.id, result?.result);

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { type ReactNode, useState } from "react";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { LoginSchema } from "~/schemas/auth";
 import { Button } from "./ui/button";
 import { Field } from "./ui/field";
@@ -39,6 +39,7 @@ export function LoginForm({
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(LoginSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: LoginSchema }),
   });
   // "Login failed" is about the pair: both fields read as invalid until the person edits either.

@@ -1,5 +1,6 @@
 // biome-ignore lint/style/noRestrictedImports: the one place that wraps Conform's useForm.
 import { useForm as useConformForm } from "@conform-to/react";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { useEffect } from "react";
 import { stopWhenOffline } from "./keep-form-when-offline";
 
@@ -110,4 +111,18 @@ export function useForm<Schema extends Record<string, unknown>, FormValue = Sche
   });
   useSubmitKeptUnderThePointer(result[0].id);
   return result;
+}
+
+/**
+ * The fields `schema` requires, as conform's `constraint`: their inputs get `required`, which a screen
+ * reader announces and the stylesheet marks. Only that: a `maxLength` would cut a paste short without
+ * the schema's message, and the form's `noValidate` leaves every check to the schema. Lists (a group
+ * of checkboxes, the week's days) are left out: `required` on each box would ask for all of them.
+ */
+export function requiredFields(schema: Parameters<typeof getZodConstraint>[0]) {
+  return Object.fromEntries(
+    Object.entries(getZodConstraint(schema))
+      .filter(([name, constraint]) => constraint.required && !constraint.multiple && !name.includes("["))
+      .map(([name]) => [name, { required: true }]),
+  );
 }

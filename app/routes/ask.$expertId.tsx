@@ -27,7 +27,7 @@ import { TextareaField } from "~/components/ui/field";
 import { Switch } from "~/components/ui/switch";
 import { toast } from "~/components/ui/toast";
 import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { ASK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
 import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { nextDailyQuestionText } from "~/lib/dates";
@@ -218,6 +218,7 @@ export default function AskScreen() {
     defaultValue: retry ? { question: retry.question } : undefined,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(AskQuestionSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AskQuestionSchema }),
     onSubmit(event, { submission }) {
       if (mode !== "paid") return; // a plain form post: test mode and subscribers

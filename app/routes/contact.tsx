@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, data, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { clientAddress } from "~/auth/authenticator.server";
@@ -10,7 +10,7 @@ import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { ServerToast } from "~/components/ui/toast";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { readForm } from "~/lib/form-data.server";
 import { createContactMessage } from "~/models/contact.server";
 import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";
@@ -55,7 +55,7 @@ export default function Contact() {
   const [form, fields] = useForm({
     id: "contact",
     lastResult: actionData?.result,
-    constraint: getZodConstraint(ContactSchema),
+    constraint: requiredFields(ContactSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ContactSchema }),

@@ -17,7 +17,7 @@ import { PAYMENT_TEXTS, type PaymentHandle } from "~/components/payment/types";
 import { Button, buttonClass } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { formatDate } from "~/lib/dates";
 import { readForm } from "~/lib/form-data.server";
 import { formatCents } from "~/lib/money";
@@ -179,6 +179,7 @@ export default function SubscribeScreen() {
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(subscribeSchemaFor(signedIn)),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: subscribeSchemaFor(signedIn) }),
     onSubmit(event, { submission }) {
       if (testMode) return; // a plain form post

@@ -16,7 +16,7 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ErrorList, Label, TextareaField } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay, OPEN_QUESTION_STATUSES } from "~/lib/questions";
@@ -241,6 +241,7 @@ function AskPanel() {
     defaultValue: { expertId: defaultExpertId ? String(defaultExpertId) : "" },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(TestAskSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: TestAskSchema }),
   });
   const { key: selectKey, ...selectProps } = getSelectProps(fields.expertId);

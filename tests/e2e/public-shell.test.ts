@@ -386,6 +386,45 @@ describe("the contact form", () => {
   });
 });
 
+describe("required fields", () => {
+  /** Each field's label, whether its control is required, and whether the label shows the star. */
+  const fieldsOf = (page: Page, form: string) =>
+    page.locator(`${form} .field`).evaluateAll((fields) =>
+      fields.map((field) => {
+        const label = field.querySelector(".label");
+        const control = field.querySelector<HTMLInputElement>("input, textarea, select");
+        const star = label ? getComputedStyle(label, "::after").content.includes("*") : false;
+        return { label: label?.textContent, required: control?.required ?? false, star };
+      }),
+    );
+
+  it("are marked with a star and announced as required; optional ones are not", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/contact");
+    expect(await fieldsOf(page, "form#contact")).toEqual(
+      ["Name", "Email", "Subject", "Message"].map((label) => ({ label, required: true, star: true })),
+    );
+    // The star is for the eye: the field's accessible name is its label alone.
+    expect(await page.getByRole("textbox", { name: "Subject", exact: true }).count()).toBe(1);
+
+    await gotoHydrated(page, "/register");
+    expect(await fieldsOf(page, "form#register")).toEqual(
+      ["Name", "Username", "Email", "Password"].map((label) => ({ label, required: true, star: true })),
+    );
+
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/settings");
+    const settings = await fieldsOf(page, "form#expert-general");
+    const marked = (label: string) => settings.find((field) => field.label === label);
+    for (const label of ["Professional Title", "Primary Category", "Bio"]) {
+      expect(marked(label), label).toEqual({ label, required: true, star: true });
+    }
+    for (const label of ["Occupation", "Company", "Qualifications", "Website"]) {
+      expect(marked(label), label).toEqual({ label, required: false, star: false });
+    }
+  });
+});
+
 describe("the newsletter box", () => {
   it("answers inline: invalid address, then subscribed (twice alike), then unsubscribes", async () => {
     const page = await newPage(DESKTOP);

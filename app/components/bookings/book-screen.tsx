@@ -12,7 +12,7 @@ import { Button, buttonClass } from "~/components/ui/button";
 import { ErrorList, Field, Label, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
 import { BOOK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
 import { expertProfilePath } from "~/lib/experts";
@@ -233,6 +233,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     defaultValue: { name: client.name, email: client.email, message: retry?.message },
+    constraint: requiredFields(BookingFormSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: BookingFormSchema }),
     onSubmit(event, { submission }) {
       event.preventDefault();
@@ -481,6 +482,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
                   <select
                     id={timeSelectId}
                     name={fields.time.name}
+                    required={fields.time.required}
                     className="select"
                     value={time}
                     onChange={(event) => {

@@ -8,7 +8,7 @@ import { SelectField } from "~/components/select-field";
 import { Button } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
 import { useUnsentChanges } from "~/components/use-unsent-changes";
 import { EXPERT_LIMITS, filterCustomUrlInput, makeExpertGeneralSchema } from "~/schemas/expert";
@@ -90,6 +90,7 @@ export function GeneralForm({
     },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(schema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const [customUrl, setCustomUrl] = useState(profile.customUrl ?? "");
@@ -172,6 +173,7 @@ export function GeneralForm({
         selectProps={{
           id: fields.categoryId.id,
           name: fields.categoryId.name,
+          required: fields.categoryId.required,
           value: categoryId,
           onChange: (event) => setCategoryId(event.currentTarget.value),
         }}

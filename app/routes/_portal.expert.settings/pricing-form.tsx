@@ -4,7 +4,7 @@ import { useFetcher } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { PrefixedField } from "~/components/prefixed-field";
 import { Button } from "~/components/ui/button";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { useUnsentChanges } from "~/components/use-unsent-changes";
 import { ExpertPricingSchema } from "~/schemas/expert";
 import { type SettingsFormResult, useSaveToast } from "./general-form";
@@ -31,6 +31,7 @@ export function PricingForm({
     defaultValue: { questionRate: asDollars(questionRate), sessionPrice: asDollars(sessionPrice) },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(ExpertPricingSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ExpertPricingSchema }),
   });
   // Saved: the fields show the prices as stored (19.999 is kept as $20.00), as every other screen does.

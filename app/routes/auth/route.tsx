@@ -13,7 +13,7 @@ import { LoginForm } from "~/components/login-form";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
-import { useForm } from "~/components/use-form";
+import { requiredFields, useForm } from "~/components/use-form";
 import { readForm } from "~/lib/form-data.server";
 import { RegisterSchema } from "~/schemas/auth";
 
@@ -124,6 +124,7 @@ function RegisterForm({ redirectTo, lastResult }: { redirectTo: string; lastResu
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
+    constraint: requiredFields(RegisterSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: RegisterSchema }),
   });
   return (
