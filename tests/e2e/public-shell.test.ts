@@ -412,6 +412,14 @@ describe("required fields", () => {
       ["Name", "Username", "Email", "Password"].map((label) => ({ label, required: true, star: true })),
     );
 
+    await gotoHydrated(page, "/become-expert");
+    const application = await fieldsOf(page, "form#expert-application");
+    const inApplication = (label: string) => application.find((field) => field.label === label);
+    for (const label of ["First Name", "Username", "Password", "Professional Title", "Question Rate (USD)"]) {
+      expect(inApplication(label), label).toEqual({ label, required: true, star: true });
+    }
+    expect(inApplication("Custom URL")).toEqual({ label: "Custom URL", required: false, star: false });
+
     await signInAs(page, "expert");
     await gotoHydrated(page, "/expert/settings");
     const settings = await fieldsOf(page, "form#expert-general");

@@ -9,6 +9,7 @@ import { Button } from "~/components/ui/button";
 import { cx } from "~/components/ui/cx";
 import { ErrorList, Field, TextareaField } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
+import { requiredFields } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
 import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
 import { browserTimeZone, timeZoneLabel } from "~/lib/slots";
@@ -35,6 +36,11 @@ const STEPS = {
 } as const;
 type StepKey = keyof typeof STEPS;
 const fieldsOf = (step: StepKey) => Object.keys(STEPS[step].schema.shape);
+/** The fields the steps require, marked as every form's are (requiredFields: the star, `required`). */
+const REQUIRED: Record<string, unknown> = Object.assign(
+  {},
+  ...Object.values(STEPS).map((step) => requiredFields(step.schema)),
+);
 
 type Errors = Record<string, string[]>;
 
@@ -255,6 +261,7 @@ export function ExpertWizard({
                 label="First Name"
                 inputProps={{
                   name: "firstName",
+                  required: "firstName" in REQUIRED,
                   defaultValue: sentText("firstName"),
                   autoComplete: "given-name",
                 }}
@@ -264,6 +271,7 @@ export function ExpertWizard({
                 label="Last Name"
                 inputProps={{
                   name: "lastName",
+                  required: "lastName" in REQUIRED,
                   defaultValue: sentText("lastName"),
                   autoComplete: "family-name",
                 }}
@@ -272,13 +280,19 @@ export function ExpertWizard({
             </div>
             <Field
               label="Username"
-              inputProps={{ name: "username", defaultValue: sentText("username"), autoComplete: "username" }}
+              inputProps={{
+                name: "username",
+                required: "username" in REQUIRED,
+                defaultValue: sentText("username"),
+                autoComplete: "username",
+              }}
               errors={e("username")}
             />
             <Field
               label="Email"
               inputProps={{
                 name: "email",
+                required: "email" in REQUIRED,
                 defaultValue: sentText("email"),
                 type: "email",
                 autoComplete: "email",
@@ -288,7 +302,12 @@ export function ExpertWizard({
             <Field
               label="Password"
               hint="At least 6 characters."
-              inputProps={{ name: "password", type: "password", autoComplete: "new-password" }}
+              inputProps={{
+                name: "password",
+                required: "password" in REQUIRED,
+                type: "password",
+                autoComplete: "new-password",
+              }}
               errors={e("password")}
             />
             <p className="hint wizard__privacy">
@@ -316,6 +335,7 @@ export function ExpertWizard({
             label="Professional Title"
             inputProps={{
               name: "title",
+              required: "title" in REQUIRED,
               defaultValue: sentText("title"),
               maxLength: EXPERT_LIMITS.textMaxLength,
               placeholder: "e.g. Growth Marketing Consultant",
@@ -326,6 +346,7 @@ export function ExpertWizard({
             label="Company/Organization"
             inputProps={{
               name: "occupation",
+              required: "occupation" in REQUIRED,
               defaultValue: sentText("occupation"),
               maxLength: EXPERT_LIMITS.textMaxLength,
               autoComplete: "organization",
@@ -338,6 +359,7 @@ export function ExpertWizard({
             hint="Letters, numbers, underscores and hyphens. Leave empty to use your expert number."
             inputProps={{
               name: "customUrl",
+              required: "customUrl" in REQUIRED,
               value: customUrl,
               autoCapitalize: "none",
               autoCorrect: "off",
@@ -355,6 +377,7 @@ export function ExpertWizard({
             options={categories.map((category) => ({ value: String(category.id), label: category.name }))}
             selectProps={{
               name: "categoryId",
+              required: "categoryId" in REQUIRED,
               value: categoryId,
               onChange: (event) => {
                 const value = event.currentTarget.value;
@@ -376,6 +399,7 @@ export function ExpertWizard({
             hint={`${bio.trim().length} / ${EXPERT_LIMITS.bioMaxLength} characters (at least ${EXPERT_LIMITS.signupBioMinLength}).`}
             inputProps={{
               name: "bio",
+              required: "bio" in REQUIRED,
               value: bio,
               rows: 6,
               maxLength: EXPERT_LIMITS.bioMaxLength,
@@ -395,6 +419,7 @@ export function ExpertWizard({
               hint="What a client pays for one answered question. At least $5."
               inputProps={{
                 name: "questionRate",
+                required: "questionRate" in REQUIRED,
                 inputMode: "decimal",
                 defaultValue: sentText("questionRate") ?? String(EXPERT_LIMITS.defaultQuestionRateDollars),
               }}
@@ -406,6 +431,7 @@ export function ExpertWizard({
               hint="What a client pays for a 60-minute session. At least $30."
               inputProps={{
                 name: "sessionPrice",
+                required: "sessionPrice" in REQUIRED,
                 inputMode: "decimal",
                 defaultValue: sentText("sessionPrice") ?? String(EXPERT_LIMITS.defaultSessionPriceDollars),
               }}
