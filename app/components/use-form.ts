@@ -119,10 +119,18 @@ export function useForm<Schema extends Record<string, unknown>, FormValue = Sche
  * the schema's message, and the form's `noValidate` leaves every check to the schema. Lists (a group
  * of checkboxes, the week's days) are left out: `required` on each box would ask for all of them.
  */
-export function requiredFields(schema: Parameters<typeof getZodConstraint>[0]) {
-  return Object.fromEntries(
-    Object.entries(getZodConstraint(schema))
-      .filter(([name, constraint]) => constraint.required && !constraint.multiple && !name.includes("["))
-      .map(([name]) => [name, { required: true }]),
-  );
+export function requiredFields(schema: ConstrainedSchema) {
+  // Once per schema, not on every render of the form: the schemas are module constants (or memoised).
+  let fields = requiredBySchema.get(schema);
+  if (!fields) {
+    fields = Object.fromEntries(
+      Object.entries(getZodConstraint(schema))
+        .filter(([name, constraint]) => constraint.required && !constraint.multiple && !name.includes("["))
+        .map(([name]) => [name, { required: true }]),
+    );
+    requiredBySchema.set(schema, fields);
+  }
+  return fields;
 }
+type ConstrainedSchema = Parameters<typeof getZodConstraint>[0];
+const requiredBySchema = new WeakMap<ConstrainedSchema, Record<string, { required: true }>>();
