@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { StatusPage } from "~/components/status-page";
 import { buttonClass } from "~/components/ui/button";
+import { parseId } from "~/lib/ids";
 
 export const CONFIRMATION_COPY = {
   subscription: {
@@ -28,8 +29,7 @@ export function confirmationKind(search: string): keyof typeof CONFIRMATION_COPY
 
 /** The question just asked (`?question=42` on /thank-you), to link to its page; null if absent. */
 export function confirmationQuestionId(search: string): number | null {
-  const value = new URLSearchParams(search).get("question");
-  return value && /^\d{1,12}$/.test(value) && Number(value) > 0 ? Number(value) : null;
+  return parseId(new URLSearchParams(search).get("question"));
 }
 
 /**

@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
 import { BODY_MAX_BYTES, readBodyWithin } from "~/lib/form-data.server";
+import { parseId } from "~/lib/ids";
 import { cleanJsonValue, JsonTooDeepError } from "~/lib/input-text";
 import { isAdminUser, type SessionUser } from "~/models/users.server";
 
@@ -133,9 +134,7 @@ export function methodNotAllowed(...allow: HttpMethod[]): Response {
 
 /** A positive integer id as written in a path ("12"), or null ("abc", "-3", "0", "1e3"). */
 export function parsePathId(value: string | undefined): number | null {
-  if (!value || !/^\d{1,12}$/.test(value)) return null;
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  return parseId(value);
 }
 
 /** The signed-in user with an expert profile whose id is `expertId` (401 signed out, 403 anyone else). */

@@ -1,3 +1,4 @@
+import { parseId } from "~/lib/ids";
 import * as z from "~/lib/zod";
 
 /**
@@ -8,6 +9,6 @@ import * as z from "~/lib/zod";
  */
 export const recordId = (message: string) =>
   z.preprocess(
-    (value) => (typeof value !== "string" ? value : /^\d{1,12}$/.test(value) ? Number(value) : Number.NaN),
+    (value) => (typeof value !== "string" ? value : (parseId(value) ?? Number.NaN)),
     z.number({ error: message }).int({ error: message }).positive({ error: message }),
   );

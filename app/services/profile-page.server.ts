@@ -2,11 +2,13 @@
  * The public expert profile's loader and favourite action, shared by its four addresses:
  * /expert/{id}, /expert/{customUrl}, /experts/{id} and /{customUrl}.
  */
+
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
 import { getOptionalUser, readWithSession } from "~/auth/session.server";
 import { expertProfilePath } from "~/lib/experts";
 import { readForm } from "~/lib/form-data.server";
+import { parseId } from "~/lib/ids";
 import { couldBeCustomUrl } from "~/lib/reserved-urls";
 import type { ExpertLookup } from "~/models/discovery.server";
 import { addFavorite, favoritesMatching, removeFavorite } from "~/models/favorites.server";
@@ -17,9 +19,7 @@ const notFound = () => data({ error: "Expert not found" }, { status: 404 });
 
 /** A positive expert id as written in a path ("12"), or null ("abc", "-3", "0", "1e3"). */
 export function parseExpertId(value: string | undefined): number | null {
-  if (!value || !/^\d{1,12}$/.test(value)) return null;
-  const id = Number(value);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  return parseId(value);
 }
 
 /** What a path segment can name: an id, a custom URL, or nothing at all (a 404 without a query). */
