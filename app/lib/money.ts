@@ -1,7 +1,9 @@
-/** All amounts are integer cents; this is the one place they become text. */
+const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+
+/** All amounts are integer cents; this is the one place they become text ("$1,234.50"). */
 export function formatCents(cents: number): string {
-  const sign = cents < 0 ? "-" : "";
-  return `${sign}$${(Math.abs(cents) / 100).toFixed(2)}`;
+  // `|| 0`: a negative zero would read "-$0.00".
+  return DOLLARS.format(cents / 100 || 0);
 }
 
 /**

@@ -8,7 +8,8 @@ describe("formatCents", () => {
     [500, "$5.00"],
     [2000, "$20.00"],
     [12345, "$123.45"],
-    [100000099, "$1000000.99"],
+    [123456, "$1,234.56"],
+    [100000099, "$1,000,000.99"],
   ])("formats %i cents as %s", (cents, text) => {
     expect(formatCents(cents)).toBe(text);
   });
@@ -16,6 +17,12 @@ describe("formatCents", () => {
   it("puts the sign before the dollar sign", () => {
     expect(formatCents(-500)).toBe("-$5.00");
     expect(formatCents(-1)).toBe("-$0.01");
+    expect(formatCents(-123456)).toBe("-$1,234.56");
+  });
+
+  it("never writes a sign on zero", () => {
+    expect(formatCents(-0)).toBe("$0.00");
+    expect(formatCents(Math.round(-0.4))).toBe("$0.00");
   });
 });
 
@@ -61,9 +68,11 @@ describe("dollarsToCents", () => {
     expect(dollarsToCents(".5")).toBe(50);
   });
 
-  it("round-trips with formatCents", () => {
-    for (const cents of [0, 1, 99, 500, 1999, 2000, 123456]) {
+  it("round-trips with formatCents below $1,000, where it writes no separator", () => {
+    for (const cents of [0, 1, 99, 500, 1999, 2000, 99999]) {
       expect(dollarsToCents(formatCents(cents).slice(1))).toBe(cents);
     }
+    // Grouped amounts are for reading only: typed, the comma is refused rather than misread.
+    expect(dollarsToCents(formatCents(123456).slice(1))).toBe(0);
   });
 });
