@@ -30,13 +30,14 @@ export function zoneAbbreviation(epochMs: number, timeZone: string): string {
 }
 
 /**
- * "Mon, Jun 9, 10:00 AM EDT" for an instant in `timeZone`, by default the browser's own (then only
- * call it after hydration).
+ * "Mon, Jun 9, 2025, 10:00 AM EDT" for an instant in `timeZone`, by default the browser's own (then
+ * only call it after hydration). With the year, as the UTC form has it: a notification can be old.
  */
 export function formatLocalDateTime(epochMs: number, timeZone?: string): string {
   return new Intl.DateTimeFormat("en-US", {
     timeZone,
     weekday: "short",
+    year: "numeric",
     month: "short",
     day: "numeric",
     hour: "numeric",

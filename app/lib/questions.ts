@@ -71,7 +71,7 @@ export function formatDay(value: Date | string | number | null | undefined): str
 
 /**
  * yyyy-MM-dd HH:mm UTC, the same on the server and in every browser (no hydration mismatch); in
- * another zone (the viewer's, once the page is live: useViewerTimeZone) "Fri, Nov 27, 2:55 PM PST".
+ * another zone (the viewer's, once the page is live: useViewerTimeZone) "Fri, Nov 27, 2026, 2:55 PM PST".
  */
 export function formatDateTime(value: Date | string | number | null | undefined, timeZone = "UTC"): string {
   const date = toDate(value);

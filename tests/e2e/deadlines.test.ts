@@ -64,7 +64,7 @@ describe("the deadline, in the browser", () => {
     await expect.poll(() => expired.isVisible()).toBe(true);
     await expect
       .poll(() => expired.locator("time").textContent())
-      .toMatch(/^\w{3}, \w{3} \d{1,2}, .* GMT\+5:30$/);
+      .toMatch(/^\w{3}, \w{3} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M GMT\+5:30$/);
     await screenshot(page, "notifications-phone");
 
     // Mark it read: the bell's count goes down.

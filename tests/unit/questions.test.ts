@@ -75,7 +75,7 @@ describe("question display", () => {
 
   it("dates a question on the viewer's clock when given their zone", () => {
     const asked = formatDateTime(new Date("2025-04-22T23:30:00Z"), "Asia/Tokyo");
-    expect(asked).toMatch(/^Wed, Apr 23, 8:30\sAM GMT\+9$/);
+    expect(asked).toMatch(/^Wed, Apr 23, 2025, 8:30\sAM GMT\+9$/);
     expect(formatDateTime(null, "Asia/Tokyo")).toBe("N/A");
   });
 
@@ -84,7 +84,7 @@ describe("question display", () => {
     expect(nextDailyQuestionText(midnight, "UTC")).toBe("tomorrow (from midnight UTC)");
     expect(nextDailyQuestionText(null, "America/Los_Angeles")).toBe("tomorrow (from midnight UTC)");
     expect(nextDailyQuestionText(midnight, "America/Los_Angeles")).toMatch(
-      /^from Tue, Apr 22, 5:00\sPM PDT \(midnight UTC\)$/,
+      /^from Tue, Apr 22, 2025, 5:00\sPM PDT \(midnight UTC\)$/,
     );
   });
 
