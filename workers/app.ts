@@ -49,13 +49,16 @@ function allowedMethods(pathname: string): string {
   return module?.action ? "GET, HEAD, POST" : "GET, HEAD";
 }
 
+/** `/api` itself is the API's too: its unknown-call route answers it in JSON. */
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
 /**
  * Pages and their forms take GET, HEAD and POST; other methods are the API's. Remix would run a
  * page's action for a PUT or a DELETE too.
  */
 const isPageMethodRefused = (request: Request, pathname: string) =>
   !["GET", "HEAD", "POST", "OPTIONS"].includes(request.method) &&
-  !pathname.startsWith("/api/") &&
+  !isApiPath(pathname) &&
   routeIdOf(pathname) !== null;
 
 /**
@@ -71,7 +74,7 @@ const isLegacyDataRequest = (request: Request) => new URL(request.url).searchPar
 function withAllow(request: Request, response: Response): Response {
   if (response.status !== 405 || response.headers.has("Allow")) return response;
   const { pathname } = new URL(request.url);
-  if (pathname.startsWith("/api/")) {
+  if (isApiPath(pathname)) {
     const refusal = Response.json(
       { error: "Method not allowed" },
       { status: 405, headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } },

@@ -429,10 +429,12 @@ describe("categories", () => {
 
 describe("an unknown API path", () => {
   it("answers a JSON 404 for any method", async () => {
-    for (const method of ["GET", "POST", "DELETE"]) {
-      const response = await callApi(method, "/api/no-such-call");
-      expect(response.status, method).toBe(404);
-      expect(await errorOf(response), method).toMatch(/No such API call/);
+    for (const path of ["/api/no-such-call", "/api", "/api/"]) {
+      for (const method of ["GET", "POST", "PUT", "DELETE"]) {
+        const response = await callApi(method, path);
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(await errorOf(response), `${method} ${path}`).toMatch(/No such API call/);
+      }
     }
   });
 });
