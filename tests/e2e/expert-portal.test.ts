@@ -79,6 +79,17 @@ describe("a questions table wider than the window", () => {
       // Not for want of a wide table: at 640 px it scrolls in its frame.
       await page.setViewportSize({ width: 640, height: 800 });
       expect(await wrap.evaluate((element) => element.scrollWidth > element.clientWidth), path).toBe(true);
+      // And the keyboard can scroll it: the frame is a named region that takes focus.
+      const name = (await wrap.getAttribute("aria-label")) ?? "";
+      expect(name, path).toMatch(/questions$/i);
+      const region = page.getByRole("region", { name, exact: true }).first();
+      expect(await region.evaluate((element) => element.classList.contains("table-wrap")), path).toBe(true);
+      expect(await wrap.evaluate((element) => element.tabIndex), path).toBe(0);
+      await wrap.focus();
+      await page.keyboard.press("ArrowRight");
+      await expect
+        .poll(() => wrap.evaluate((element) => element.scrollLeft), { message: path })
+        .toBeGreaterThan(0);
       await page.context().close();
     }
   });

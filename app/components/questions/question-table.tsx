@@ -31,7 +31,12 @@ export function QuestionTable<T extends QuestionRowData>({
 }) {
   if (rows.length === 0) return <p className="empty-state">No questions found.</p>;
   return (
-    <div className="table-wrap">
+    <section
+      className="table-wrap"
+      aria-label={caption}
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it (WCAG 2.1.1)
+      tabIndex={0}
+    >
       <table className="question-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
@@ -70,6 +75,6 @@ export function QuestionTable<T extends QuestionRowData>({
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
