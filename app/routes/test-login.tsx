@@ -55,6 +55,7 @@ export default function TestLogin() {
             <input
               className="input"
               name="username"
+              autoComplete="username"
               value={username}
               onChange={(e) => setUsername(e.target.value)}
             />
@@ -65,6 +66,7 @@ export default function TestLogin() {
               className="input"
               name="password"
               type="password"
+              autoComplete="current-password"
               value={password}
               onChange={(e) => setPassword(e.target.value)}
             />

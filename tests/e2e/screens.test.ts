@@ -3,7 +3,8 @@
  * Content-Security-Policy on:
  * - it answers with its status, hydrates, and the browser reports no CSP violation and no uncaught
  *   error (a blocked script would stop hydration);
- * - axe-core finds no serious or critical accessibility violation, at 390 px and at 1280 px;
+ * - axe-core finds no serious or critical accessibility violation, at 390 px and at 1280 px, and
+ *   every username and password field says what it holds (`autocomplete`);
  * - at 390 px nothing scrolls sideways, no two controls overlap, and no fixed bar hides a control;
  *   at 320 px (the narrowest phones in use) nothing scrolls sideways and no two controls overlap;
  * - Stripe.js (and the Payment Element chunk) load only on screens that take a payment;
@@ -18,7 +19,12 @@ import { labelsBrokenMidWord, layoutProblems, tabsOutOfView } from "./support/la
 import { withNavigationRetry } from "./support/pages";
 import { rolesInUse, type Screen, type ScreenRole, screensFor } from "./support/screens";
 import { contextAs } from "./support/sessions";
-import { type PageWatch, seriousA11yViolations, watchPage } from "./support/watch";
+import {
+  credentialFieldsWithoutAutocomplete,
+  type PageWatch,
+  seriousA11yViolations,
+  watchPage,
+} from "./support/watch";
 
 const contexts = new Map<string, Promise<BrowserContext>>();
 function sharedContext(role: ScreenRole, viewport: Viewport) {
@@ -72,6 +78,10 @@ for (const role of rolesInUse()) {
         const phone = await open(screen, PHONE);
         try {
           expect(await seriousA11yViolations(phone.page), `${screen.name} at 390 px`).toEqual([]);
+          expect(
+            await credentialFieldsWithoutAutocomplete(phone.page),
+            `${screen.name}: sign-in fields without autocomplete`,
+          ).toEqual([]);
           const layout = await layoutProblems(phone.page);
           expect(layout.horizontalOverflow, `${screen.name}: scrolls sideways at 390 px`).toBeNull();
           expect(layout.overlaps, `${screen.name}: overlapping controls at 390 px`).toEqual([]);

@@ -80,3 +80,15 @@ export async function seriousA11yViolations(
           .join(" | ")}`,
     );
 }
+
+/**
+ * Sign-in fields that do not tell the browser what they hold (WCAG 1.3.5): without `autocomplete`,
+ * password managers guess, and may offer to save a new password on a sign-in form.
+ */
+export async function credentialFieldsWithoutAutocomplete(page: Page): Promise<string[]> {
+  return page.$$eval('input[type="password"], input[name="username"]:not([type="hidden"])', (inputs) =>
+    inputs
+      .filter((input) => !(input.getAttribute("autocomplete") ?? "").trim())
+      .map((input) => `input[name="${input.getAttribute("name") ?? ""}"]`),
+  );
+}
