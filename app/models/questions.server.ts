@@ -13,7 +13,7 @@
  * pending, and the expert's earning is still a ledger line.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
@@ -230,6 +230,9 @@ export async function askQuestion(
     return { status: "refused", httpStatus: 400, message: ASK_MESSAGES.ownQuestion };
   }
 
+  const resent = await findJustAsked(db, input.asker.id, target.expert?.id ?? null, input.ask.question, now);
+  if (resent) return { status: "pending", questionId: resent.id, paymentState: resent.paymentState };
+
   const allowance = await getSubscriptionAllowance(db, input.asker.id, now);
   if (allowance) {
     if (allowance.questionsLeftToday === 0) {
@@ -389,6 +392,32 @@ const closedBeforePaid = (): AskResult => ({
   httpStatus: 404,
   message: ASK_MESSAGES.expertNotFound,
 });
+
+/** How long the same question to the same expert counts as the same form sent again. */
+const RESEND_WINDOW_MS = 10 * 60 * 1000;
+
+/**
+ * The asker's question with this very text to this expert, taken in the last minutes without a card
+ * (test mode, or a subscriber's day): a form sent again after its answer was lost gets that question
+ * back, not a second one (nor "today's question is used"). A paid resend needs no such check: it
+ * makes a PaymentIntent of its own, and the first, never paid, is swept.
+ */
+async function findJustAsked(db: Database, userId: number, expertId: number | null, text: string, now: Date) {
+  const [row] = await db
+    .select({ id: questions.id, paymentState: questions.paymentState })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.userId, userId),
+        gte(questions.createdAt, new Date(now.getTime() - RESEND_WINDOW_MS)),
+        expertId === null ? isNull(questions.expertId) : eq(questions.expertId, expertId),
+        eq(questions.question, text),
+        inArray(questions.paymentState, ["test_mode", "subscription"]),
+      ),
+    )
+    .limit(1);
+  return row ? { id: row.id, paymentState: row.paymentState as "test_mode" | "subscription" } : null;
+}
 
 async function insertUnpaidQuestion(
   db: Database,

@@ -124,6 +124,40 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     expect(await thankYou.text()).toContain(`href="/questions/${question.id}"`);
   });
 
+  it("gives a form sent again (its answer lost) the question it made, never a second one", async () => {
+    const expert = await newExpert("resend", 1500);
+    const client = await newClient();
+    const ask = (question: string) =>
+      postForm(`/ask/${expert.expertId}`, { question }, { cookie: client.cookie });
+    const first = await ask(QUESTION);
+    const again = await ask(`${QUESTION} `);
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(await countQuestions(client.userId)).toBe(1);
+    const ledger = await db().select().from(payments).where(eq(payments.userId, client.userId));
+    expect(ledger).toHaveLength(1);
+    expect(await notificationsOf(expert.userId)).toHaveLength(1);
+
+    // Another question, or the same one to another expert or to anyone, is a question of its own.
+    expect(questionIdFrom(await ask(`${QUESTION} And for larger firms?`))).not.toBe(questionIdFrom(first));
+    const other = await newExpert("resend2", 1500);
+    const toOther = await postForm(
+      `/ask/${other.expertId}`,
+      { question: QUESTION },
+      { cookie: client.cookie },
+    );
+    expect(questionIdFrom(toOther)).not.toBe(questionIdFrom(first));
+    expect(await countQuestions(client.userId)).toBe(3);
+    // And another asker's identical question is theirs.
+    const someoneElse = await newClient();
+    const theirs = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: QUESTION },
+      { cookie: someoneElse.cookie },
+    );
+    expect(questionIdFrom(theirs)).not.toBe(questionIdFrom(first));
+  });
+
   it("tells every admin of a general question (no expert), with a link to answer it", async () => {
     const admins = [await newAdmin(), await newAdmin()];
     const client = await newClient();
@@ -429,6 +463,25 @@ describe("asking as a subscriber", () => {
     expect(await second.text()).toContain("Your next question is available tomorrow (from midnight UTC).");
     const page = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
     expect(page).toContain("You have used today&#x27;s question");
+    expect(await countQuestions(client.userId)).toBe(1);
+  });
+
+  it("gives a subscriber's resent question back rather than saying today's question is used", async () => {
+    const expert = await newExpert();
+    const client = await newClient("subscriber");
+    await makeSubscriber(client.userId);
+    const first = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: QUESTION },
+      { cookie: client.cookie },
+    );
+    const again = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: QUESTION },
+      { cookie: client.cookie },
+    );
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
     expect(await countQuestions(client.userId)).toBe(1);
   });
 
