@@ -413,6 +413,8 @@ async function findJustAsked(db: Database, userId: number, expertId: number | nu
         expertId === null ? isNull(questions.expertId) : eq(questions.expertId, expertId),
         eq(questions.question, text),
         inArray(questions.paymentState, ["test_mode", "subscription"]),
+        // A question the expert declined may be asked again.
+        inArray(questions.status, ["pending", "in_progress", "answered"]),
       ),
     )
     .limit(1);

@@ -148,6 +148,10 @@ describe("the Ask screen (test mode: no Stripe key)", () => {
     );
     expect(questionIdFrom(toOther)).not.toBe(questionIdFrom(first));
     expect(await countQuestions(client.userId)).toBe(3);
+    // Once the expert declines it, the same question may be asked again.
+    await postForm(`/questions/${questionIdFrom(first)}/decline`, {}, { cookie: expert.cookie });
+    expect(questionIdFrom(await ask(QUESTION))).not.toBe(questionIdFrom(first));
+    expect(await countQuestions(client.userId)).toBe(4);
     // And another asker's identical question is theirs.
     const someoneElse = await newClient();
     const theirs = await postForm(
