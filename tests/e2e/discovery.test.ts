@@ -465,6 +465,21 @@ describe("expert profiles and favourites", () => {
     expect(await page.getByRole("heading", { name: "Hannah Kim", level: 1 }).isVisible()).toBe(true);
   });
 
+  it("keeps the Back button clear of the photo, from 320 to 1280 px", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/demo-expert");
+    for (const width of [320, 390, 768, 1024, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      const back = (await page.getByRole("link", { name: "Back" }).boundingBox())!;
+      const photo = (await page.locator(".profile__avatar").boundingBox())!;
+      const apart = photo.x >= back.x + back.width || photo.y >= back.y + back.height + 4;
+      expect(
+        apart,
+        `${width} px: Back ends at y ${back.y + back.height}, the photo starts at y ${photo.y}`,
+      ).toBe(true);
+    }
+  });
+
   it("shows the profile with its fixed action bar on a phone, and the Q&A tab", async () => {
     const page = await newPage(PHONE);
     await gotoHydrated(page, "/demo-expert");
