@@ -5,7 +5,8 @@
  *   error (a blocked script would stop hydration);
  * - axe-core finds no serious or critical accessibility violation, at 390 px and at 1280 px, and
  *   every username and password field says what it holds (`autocomplete`);
- * - at 390 px nothing scrolls sideways, no two controls overlap, and no fixed bar hides a control;
+ * - at 390 px nothing scrolls sideways, no two controls overlap, no fixed bar hides a control, and
+ *   no stack starts with the space meant to go between its children;
  *   at 320 px (the narrowest phones in use) nothing scrolls sideways and no two controls overlap;
  * - Stripe.js (and the Payment Element chunk) load only on screens that take a payment;
  * - a screenshot at each width lands in results/screenshots/<name>-phone.png and -desktop.png.
@@ -15,7 +16,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, SMALL_PHONE, screenshot, type Viewport } from "./harness";
-import { labelsBrokenMidWord, layoutProblems, tabsOutOfView } from "./support/layout";
+import { labelsBrokenMidWord, layoutProblems, stacksStartingWithAGap, tabsOutOfView } from "./support/layout";
 import { withNavigationRetry } from "./support/pages";
 import { rolesInUse, type Screen, type ScreenRole, screensFor } from "./support/screens";
 import { contextAs } from "./support/sessions";
@@ -87,6 +88,10 @@ for (const role of rolesInUse()) {
           expect(layout.overlaps, `${screen.name}: overlapping controls at 390 px`).toEqual([]);
           expect(layout.covered, `${screen.name}: controls hidden under a fixed bar at 390 px`).toEqual([]);
           expect(await tabsOutOfView(phone.page), `${screen.name}: tabs cut off at 390 px`).toEqual([]);
+          expect(
+            await stacksStartingWithAGap(phone.page),
+            `${screen.name}: a stack starting with an empty band at 390 px`,
+          ).toEqual([]);
           expect(
             await labelsBrokenMidWord(phone.page),
             `${screen.name}: labels split mid-word at 390 px`,

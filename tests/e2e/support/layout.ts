@@ -281,3 +281,19 @@ export async function tabsOutOfView(page: Page): Promise<string[]> {
     return hidden;
   });
 }
+
+/**
+ * Stacks (`.stack`, `.stack-lg`) whose first shown child still gets the space meant to go between
+ * children: a hidden input or other unrendered element before it counts as a sibling for `* + *`,
+ * and the form then starts with an empty band.
+ */
+export async function stacksStartingWithAGap(page: Page): Promise<string[]> {
+  return page.$$eval(".stack, .stack-lg", (stacks) =>
+    stacks.flatMap((stack) => {
+      const first = [...stack.children].find((child) => getComputedStyle(child).display !== "none");
+      if (!first || Number.parseFloat(getComputedStyle(first).marginTop) <= 0) return [];
+      const name = `${stack.tagName.toLowerCase()}.${[...stack.classList].join(".")}`;
+      return [`${name} > ${first.tagName.toLowerCase()} (margin-top ${getComputedStyle(first).marginTop})`];
+    }),
+  );
+}
