@@ -64,22 +64,26 @@ export function ReviewForm({
         aria-describedby={ratingError ? `${formId}-rating-error` : undefined}
       >
         <legend id={`${formId}-title`}>{label}</legend>
-        {[1, 2, 3, 4, 5].map((value) => (
-          <label key={value} className="review-star" data-on={rating !== null && value <= rating}>
-            <input
-              type="radio"
-              name="rating"
-              value={value}
-              required
-              checked={rating === value}
-              onChange={() => setRating(value)}
-            />
-            <span aria-hidden="true">★</span>
-            <span className="visually-hidden">
-              {value} {value === 1 ? "star" : "stars"}
-            </span>
-          </label>
-        ))}
+        {[1, 2, 3, 4, 5].map((value) => {
+          const on = rating !== null && value <= rating;
+          return (
+            <label key={value} className="review-star" data-on={on}>
+              <input
+                type="radio"
+                name="rating"
+                value={value}
+                required
+                checked={rating === value}
+                onChange={() => setRating(value)}
+              />
+              {/* Outlined until chosen: a grey filled star read as already given. */}
+              <span aria-hidden="true">{on ? "★" : "☆"}</span>
+              <span className="visually-hidden">
+                {value} {value === 1 ? "star" : "stars"}
+              </span>
+            </label>
+          );
+        })}
       </fieldset>
       {ratingError ? (
         <p id={`${formId}-rating-error`} className="form-error" role="alert">

@@ -618,3 +618,24 @@ describe("booking screens at 390 px and 1280 px", () => {
     });
   }
 });
+
+describe("rating a completed session", () => {
+  it("sits in line with its row, and shows empty stars until stars are chosen", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    await gotoHydrated(client, "/dashboard/bookings");
+    const row = client.locator("tbody tr", { has: client.locator(".review-form") }).first();
+    const form = row.locator(".review-form");
+    const status = row.locator("td[data-label='Status'] > *").first();
+    const [formTop, statusTop] = await Promise.all(
+      [form.locator("fieldset").first(), status].map(async (box) => (await box.boundingBox())!.y),
+    );
+    // The form starts where the row's other cells start, with no rule or gap above it.
+    expect(Math.abs(formTop - statusTop)).toBeLessThanOrEqual(4);
+    const stars = () => form.locator(".review-star span[aria-hidden]").allTextContents();
+    expect(await stars()).toEqual(["☆", "☆", "☆", "☆", "☆"]);
+    await form.getByRole("radio", { name: "3 stars" }).check();
+    await expect.poll(stars).toEqual(["★", "★", "★", "☆", "☆"]);
+    await client.context().close();
+  });
+});
