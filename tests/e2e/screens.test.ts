@@ -17,7 +17,7 @@ import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, describe, expect, it } from "vitest";
 import { DESKTOP, PHONE, SMALL_PHONE, screenshot, type Viewport } from "./harness";
 import { labelsBrokenMidWord, layoutProblems, stacksStartingWithAGap, tabsOutOfView } from "./support/layout";
-import { withNavigationRetry } from "./support/pages";
+import { waitForHydration, withNavigationRetry } from "./support/pages";
 import { rolesInUse, type Screen, type ScreenRole, screensFor } from "./support/screens";
 import { contextAs } from "./support/sessions";
 import {
@@ -48,7 +48,9 @@ async function open(screen: Screen, viewport: Viewport): Promise<{ page: Page; w
     const page = await (await sharedContext(screen.role, viewport)).newPage();
     const watch = await watchPage(page);
     try {
-      return { page, watch, response: await page.goto(screen.path, { waitUntil: "load" }) };
+      const response = await page.goto(screen.path, { waitUntil: "load" });
+      await waitForHydration(page);
+      return { page, watch, response };
     } catch (error) {
       await page.close().catch(() => {});
       throw error;
@@ -58,7 +60,6 @@ async function open(screen: Screen, viewport: Viewport): Promise<{ page: Page; w
   expect(new URL(page.url()).pathname, `${screen.path} was not redirected`).toBe(
     new URL(screen.path, "http://x").pathname,
   );
-  await page.waitForSelector("html[data-hydrated]", { timeout: 15_000 });
   // Late effects (lazy chunks, data refreshes) settle before the checks.
   await page.waitForLoadState("networkidle").catch(() => {});
   return { page, watch };

@@ -25,27 +25,63 @@ export type DemoRole = keyof typeof DEMO_ACCOUNTS;
 
 /**
  * Runs a navigation, and once more if it times out. `wrangler dev`'s local proxy now and then holds a
- * page's body back until the browser gives up (seen in CI: the Worker logged its answer after 35 ms,
- * the proxy after 30 s, with no error on either side); a second try shows whether the page itself is
- * at fault. The stall is logged, so a run that needed the retry says so.
+ * response back until the browser gives up (seen in CI: the Worker logged its answer after 35 ms,
+ * the proxy after 30 s, with no error on either side). When it is the page's body the navigation
+ * times out; when it is one of the page's scripts the page never hydrates (`waitForHydration`). A
+ * second try shows whether the page itself is at fault. The stall is logged, so a run that needed the
+ * retry says so.
  */
 export async function withNavigationRetry<T>(path: string, navigate: () => Promise<T>): Promise<T> {
   try {
     return await navigate();
   } catch (error) {
     if (!(error instanceof Error) || error.name !== "TimeoutError") throw error;
-    console.warn(
-      `[e2e] ${path}: the navigation timed out (${error.message.split("\n")[0]}); trying once more`,
-    );
+    console.warn(`[e2e] ${path}: timed out (${error.message.split("\n")[0]}); trying once more`);
     return navigate();
   }
 }
 
-/** Root marks <html data-hydrated> once React is live; clicks before that would hit static HTML. */
+/**
+ * Waits until root marks <html data-hydrated> (React is live; clicks before that would hit static
+ * HTML). When it does not come in time, the error names the page's scripts and styles that never
+ * arrived: a TimeoutError (which `withNavigationRetry` tries again) when some are missing, since the
+ * proxy held them back; a plain error when all arrived, since then the page itself failed to hydrate.
+ */
+export async function waitForHydration(page: Page, { timeout }: { timeout?: number } = {}) {
+  try {
+    await page.waitForSelector("html[data-hydrated]", { timeout });
+  } catch (error) {
+    if (!(error instanceof Error) || error.name !== "TimeoutError") throw error;
+    const missing = await page
+      .evaluate(() => {
+        const arrived = new Set(performance.getEntriesByType("resource").map((entry) => entry.name));
+        return [
+          ...document.querySelectorAll<HTMLLinkElement>("link[rel=modulepreload], link[rel=stylesheet]"),
+        ]
+          .map((link) => link.href)
+          .concat(
+            [...document.querySelectorAll<HTMLScriptElement>("script[src]")].map((script) => script.src),
+          )
+          .filter((url) => !arrived.has(url))
+          .map((url) => new URL(url).pathname);
+      })
+      .catch(() => [] as string[]);
+    if (missing.length === 0) {
+      throw new Error(`${page.url()} did not hydrate, though every script and style arrived`, {
+        cause: error,
+      });
+    }
+    error.message = `${page.url()} did not hydrate: ${[...new Set(missing)].join(", ")} never arrived\n${error.message}`;
+    throw error;
+  }
+}
+
 export async function gotoHydrated(page: Page, path: string) {
-  const response = await withNavigationRetry(path, () => page.goto(path));
-  await page.waitForSelector("html[data-hydrated]");
-  return response;
+  return withNavigationRetry(path, async () => {
+    const response = await page.goto(path);
+    await waitForHydration(page);
+    return response;
+  });
 }
 
 /** Signs in through the /auth screen as a demo account and waits for the landing page. */
