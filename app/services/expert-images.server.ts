@@ -1,8 +1,13 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { IMAGE_WRONG_TYPE_MESSAGE } from "~/lib/images";
+import { IMAGE_CUT_SHORT_MESSAGE, IMAGE_WRONG_TYPE_MESSAGE } from "~/lib/images";
 import { type ExpertImageKind, isImageInUse, setExpertImage } from "~/models/experts.server";
 import { invalidateExpert } from "./cache.server";
-import { hasTooManyPixels, IMAGE_TOO_MANY_PIXELS_MESSAGE, imageDimensions } from "./image-dimensions.server";
+import {
+  hasTooManyPixels,
+  IMAGE_TOO_MANY_PIXELS_MESSAGE,
+  imageDimensions,
+  isImageWhole,
+} from "./image-dimensions.server";
 import {
   deleteStoredImage,
   IMAGE_MAX_BYTES,
@@ -14,7 +19,8 @@ import {
 
 /**
  * Profile and header pictures (DESIGN.md "Media"): at most 5 MB, JPEG, PNG, WebP or GIF judged by
- * their bytes (an SVG or an HTML page named .png is refused), stored under content-addressed keys.
+ * their bytes (an SVG or an HTML page named .png is refused), whole (not cut short), stored under
+ * content-addressed keys.
  */
 export const WRONG_IMAGE_TYPE_MESSAGE = IMAGE_WRONG_TYPE_MESSAGE;
 
@@ -28,6 +34,7 @@ export async function storeUploadedImage(media: R2Bucket, value: FormDataEntryVa
   const dimensions = imageDimensions(bytes, contentType);
   if (!dimensions) throw new UploadError(WRONG_IMAGE_TYPE_MESSAGE, 415);
   if (hasTooManyPixels(dimensions)) throw new UploadError(IMAGE_TOO_MANY_PIXELS_MESSAGE, 400);
+  if (!isImageWhole(bytes, contentType)) throw new UploadError(IMAGE_CUT_SHORT_MESSAGE, 400);
   return storeImage(media, bytes, contentType);
 }
 

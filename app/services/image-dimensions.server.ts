@@ -1,8 +1,9 @@
 /**
- * The pixel size an image declares in its header, for the four types we take. A few kilobytes can
- * declare 20,000 × 20,000 pixels, which every visitor's browser would then decode into gigabytes of
- * memory; the byte limit alone does not stop that. Written here rather than with a library: it needs
- * four formats' headers, and the Worker bundle has little room left.
+ * The pixel size an image declares in its header, for the four types we take, and whether the file
+ * is whole. A few kilobytes can declare 20,000 × 20,000 pixels, which every visitor's browser would
+ * then decode into gigabytes of memory; the byte limit alone does not stop that. Written here rather
+ * than with a library: it needs four formats' structure, not their pixels, and the Worker bundle has
+ * little room left.
  */
 import type { ImageType } from "./media.server";
 
@@ -118,6 +119,70 @@ const READERS: Record<ImageType, (bytes: Uint8Array) => Dimensions | null> = {
 export function imageDimensions(bytes: Uint8Array, type: ImageType): Dimensions | null {
   const dimensions = READERS[type](bytes);
   return dimensions && dimensions.width > 0 && dimensions.height > 0 ? dimensions : null;
+}
+
+/** A PNG is whole when its chunks, each within the file, lead to the IEND chunk. */
+function pngIsWhole(bytes: Uint8Array): boolean {
+  let at = 8;
+  while (at + 12 <= bytes.length) {
+    if (text(bytes, at + 4, 4) === "IEND") return true;
+    at += 12 + u32be(bytes, at);
+  }
+  return false;
+}
+
+/** A GIF is whole when its blocks, each within the file, lead to the trailer (0x3B). */
+function gifIsWhole(bytes: Uint8Array): boolean {
+  let at = 13 + colorTableBytes(bytes[10]);
+  while (at < bytes.length) {
+    const block = bytes[at];
+    if (block === 0x3b) return true;
+    if (block === 0x21) at = skipSubBlocks(bytes, at + 2);
+    else if (block === 0x2c) at = skipSubBlocks(bytes, at + 10 + colorTableBytes(bytes[at + 9]) + 1);
+    else return false;
+  }
+  return false;
+}
+
+/** A WebP is whole when the file holds every byte its RIFF header counts. */
+const webpIsWhole = (bytes: Uint8Array) =>
+  bytes.length >= 12 &&
+  bytes.length >= 8 + ((bytes[4] | (bytes[5] << 8) | (bytes[6] << 16) | (bytes[7] << 24)) >>> 0);
+
+/**
+ * A JPEG is whole when an end-of-image marker (FF D9) follows its first scan. Searched from the scan
+ * on, since an Exif thumbnail before it carries an end marker of its own; camera makers' data after
+ * the end marker is allowed.
+ */
+function jpegIsWhole(bytes: Uint8Array): boolean {
+  let at = 2;
+  while (at + 4 <= bytes.length && bytes[at] === 0xff) {
+    const marker = bytes[at + 1];
+    if (marker === 0xda) break;
+    if (marker === 0xff) at += 1;
+    else if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) at += 2;
+    else at += 2 + u16be(bytes, at + 2);
+  }
+  if (at + 4 > bytes.length || bytes[at + 1] !== 0xda) return false;
+  for (let next = bytes.indexOf(0xff, at + 2); next !== -1; next = bytes.indexOf(0xff, next + 1)) {
+    if (bytes[next + 1] === 0xd9) return true;
+  }
+  return false;
+}
+
+const WHOLE_CHECKS: Record<ImageType, (bytes: Uint8Array) => boolean> = {
+  "image/png": pngIsWhole,
+  "image/gif": gifIsWhole,
+  "image/webp": webpIsWhole,
+  "image/jpeg": jpegIsWhole,
+};
+
+/**
+ * False for a file cut short (an upload that broke off, a copy that did not finish): browsers show
+ * such a picture half grey or not at all, on the profile and in every link preview that uses it.
+ */
+export function isImageWhole(bytes: Uint8Array, type: ImageType): boolean {
+  return WHOLE_CHECKS[type](bytes);
 }
 
 export function hasTooManyPixels({ width, height }: Dimensions): boolean {

@@ -9,6 +9,7 @@ import { db, get, insertAccount, postRaw, sessionCookieFrom, signIn } from "./su
 import {
   bigPng,
   categoriesByName,
+  CUT_PNG_BYTES,
   file,
   HTML_TEXT,
   JPEG_BYTES,
@@ -417,10 +418,11 @@ describe("the become-an-expert wizard (server side)", () => {
     expect(await countExperts()).toBe(experts0);
   });
 
-  it("creates the profile but reports each refused image: 6 MB, too many pixels, HTML named .png, SVG", async () => {
+  it("creates the profile but reports each refused image: 6 MB, too many pixels, cut short, HTML named .png, SVG", async () => {
     const cases: Array<[string, File, File]> = [
       ["too large", bigPng(6 * 1024 * 1024), uniquePng("ok.png")],
       ["too many pixels", file(pngHeader(20000, 20000), "bomb.png", "image/png"), uniquePng("ok.png")],
+      ["cut short", file(CUT_PNG_BYTES, "cut.png", "image/png"), uniquePng("ok.png")],
       [
         "HTML named .png",
         file(HTML_TEXT, "avatar.png", "image/png"),
@@ -441,11 +443,14 @@ describe("the become-an-expert wizard (server side)", () => {
       const [expert] = await db().select().from(experts).where(eq(experts.userId, user.id));
       expect(expert.profileImage, what).toBeNull();
       if (what !== "HTML named .png") {
-        expect(html).toContain(
-          what === "too large"
-            ? "The file is too large (at most 5 MB)."
-            : "The image has too many pixels (at most 8192 on a side and 24 megapixels). Please choose a smaller picture.",
-        );
+        const reasons: Record<string, string> = {
+          "too large": "The file is too large (at most 5 MB).",
+          "too many pixels":
+            "The image has too many pixels (at most 8192 on a side and 24 megapixels). Please choose a smaller picture.",
+          "cut short":
+            "The image file is incomplete or damaged. Please choose it again, or choose another picture.",
+        };
+        expect(html, what).toContain(reasons[what]);
         // The good header went through.
         expect(expert.headerImage).toMatch(/^\/media\/images\/.+\.png$/);
         expect((await storedImageKeys()).length - before.length).toBe(1);

@@ -7,8 +7,10 @@ import { insertExpert, insertUser } from "../factories";
 import { BASE, db, signIn } from "./support/accounts";
 import {
   bigPng,
+  CUT_PNG_BYTES,
   file,
   HTML_TEXT,
+  JPEG_BYTES,
   keyOf,
   multipart,
   pngHeader,
@@ -131,6 +133,28 @@ describe("image uploads through the API (POST /api/experts/{id}/upload/...)", ()
       cookie,
     );
     expect(photo.status).toBe(200);
+  });
+
+  it("refuses an image cut short, keeping the old one and storing nothing", async () => {
+    const { expert, cookie } = await signedInExpert();
+    const kept = (await (await upload(expert.id, "profile", uniquePng(), cookie)).json()) as {
+      profileImage: string;
+    };
+    const before = await storedImageKeys();
+    const cutJpeg = JPEG_BYTES.slice(0, JPEG_BYTES.length - 2);
+    for (const image of [file(CUT_PNG_BYTES, "a.png", "image/png"), file(cutJpeg, "a.jpg", "image/jpeg")]) {
+      const response = await upload(expert.id, "profile", image, cookie);
+      expect(response.status, image.name).toBe(400);
+      expect(((await response.json()) as { reason: string }).reason, image.name).toBe(
+        "The image file is incomplete or damaged. Please choose it again, or choose another picture.",
+      );
+    }
+    expect((await expertRow(expert.id)).profileImage).toBe(kept.profileImage);
+    expect(await storedImageKeys()).toEqual(before);
+    // The same files whole are taken.
+    expect((await upload(expert.id, "header", file(JPEG_BYTES, "a.jpg", "image/jpeg"), cookie)).status).toBe(
+      200,
+    );
   });
 
   it("refuses a 6 MB image, an HTML file named .png and an SVG, keeping the old image", async () => {

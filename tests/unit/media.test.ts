@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { hasTooManyPixels, imageDimensions } from "~/services/image-dimensions.server";
+import { hasTooManyPixels, imageDimensions, isImageWhole } from "~/services/image-dimensions.server";
 import { mediaKeyFromUrl, parseRange, sniffAudioType, sniffImageType } from "~/services/media.server";
 
 const bytes = (...values: Array<number | string>) =>
@@ -146,6 +146,91 @@ describe("the pixel size an image declares", () => {
     expect(hasTooManyPixels({ width: 8193, height: 10 })).toBe(true);
     expect(hasTooManyPixels({ width: 6000, height: 6000 })).toBe(true);
     expect(hasTooManyPixels({ width: 20000, height: 20000 })).toBe(true);
+  });
+});
+
+describe("an image cut short", () => {
+  const file = (path: string) => new Uint8Array(readFileSync(path));
+  const jpeg = file("tests/fixtures/avatar.jpg");
+  const png = file("tests/fixtures/header.png");
+  const webps = readdirSync("public/images/categories")
+    .filter((name) => name.endsWith(".webp"))
+    .map((name) => file(`public/images/categories/${name}`));
+  // The smallest GIF there is: one white pixel, with its trailer (0x3B) last.
+  const gif = bytes(
+    "GIF89a",
+    1,
+    0,
+    1,
+    0,
+    0x80,
+    0,
+    0,
+    0xff,
+    0xff,
+    0xff,
+    0,
+    0,
+    0,
+    0x21,
+    0xf9,
+    4,
+    1,
+    0,
+    0,
+    0,
+    0,
+    0x2c,
+    0,
+    0,
+    0,
+    0,
+    1,
+    0,
+    1,
+    0,
+    0,
+    2,
+    2,
+    0x44,
+    1,
+    0,
+    0x3b,
+  );
+  const cuts = (whole: Uint8Array) =>
+    [1, 2, 12, Math.floor(whole.length / 2), whole.length - 24].map((keep) =>
+      whole.subarray(0, whole.length - keep),
+    );
+
+  it("takes whole JPEG, PNG, WebP and GIF files", () => {
+    expect(isImageWhole(jpeg, "image/jpeg")).toBe(true);
+    expect(isImageWhole(png, "image/png")).toBe(true);
+    expect(webps.length).toBeGreaterThan(0);
+    for (const webp of webps) expect(isImageWhole(webp, "image/webp")).toBe(true);
+    expect(imageDimensions(gif, "image/gif")).toEqual({ width: 1, height: 1 });
+    expect(isImageWhole(gif, "image/gif")).toBe(true);
+  });
+
+  it("refuses each of them cut anywhere after the header", () => {
+    for (const cut of cuts(jpeg))
+      expect(isImageWhole(cut, "image/jpeg"), `JPEG of ${cut.length} B`).toBe(false);
+    for (const cut of cuts(png)) expect(isImageWhole(cut, "image/png"), `PNG of ${cut.length} B`).toBe(false);
+    for (const cut of cuts(webps[0]))
+      expect(isImageWhole(cut, "image/webp"), `WebP of ${cut.length} B`).toBe(false);
+    expect(isImageWhole(gif.subarray(0, gif.length - 1), "image/gif")).toBe(false);
+    expect(isImageWhole(gif.subarray(0, 30), "image/gif")).toBe(false);
+  });
+
+  it("reads a JPEG's end after its scan: an Exif thumbnail's end does not count, a maker's trailer is allowed", () => {
+    const scan = jpeg.findIndex((byte, at) => byte === 0xff && jpeg[at + 1] === 0xda);
+    // An APP1 segment that carries a thumbnail, end marker included, before the first frame.
+    const thumbnail = bytes(0xff, 0xe1, 0, 12, "Exif", 0, 0, 0xff, 0xd8, 0xff, 0xd9);
+    const withThumbnail = new Uint8Array([...jpeg.subarray(0, 2), ...thumbnail, ...jpeg.subarray(2)]);
+    expect(isImageWhole(withThumbnail, "image/jpeg")).toBe(true);
+    expect(isImageWhole(withThumbnail.subarray(0, thumbnail.length + scan + 100), "image/jpeg")).toBe(false);
+    expect(
+      isImageWhole(new Uint8Array([...jpeg, ...bytes("SAMSUNG trailer", 0xff, 0x00)]), "image/jpeg"),
+    ).toBe(true);
   });
 });
 
