@@ -8,8 +8,8 @@ import { insertExpert } from "../factories";
 import { db, get, insertAccount, postRaw, sessionCookieFrom, signIn } from "./support/accounts";
 import {
   bigPng,
-  categoriesByName,
   CUT_PNG_BYTES,
+  categoriesByName,
   file,
   HTML_TEXT,
   JPEG_BYTES,
