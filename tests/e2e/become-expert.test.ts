@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
 import { layoutProblems } from "./support/layout";
-import { gotoHydrated, holdScripts, signInAs } from "./support/pages";
+import { gotoHydrated, holdScripts, reloadHydrated, signInAs } from "./support/pages";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const wizard = (page: Page) => page.locator("form#expert-application");
@@ -162,8 +162,7 @@ describe("becoming an expert in the browser", () => {
     await page.getByLabel("Bio").fill(newBio);
     await page.getByRole("button", { name: "Save Changes" }).click();
     await expect.poll(() => page.getByText("Profile updated").first().isVisible()).toBe(true);
-    await page.reload();
-    await page.waitForSelector("html[data-hydrated]");
+    await reloadHydrated(page);
     expect(await page.getByLabel("Bio").inputValue()).toBe(newBio);
     await screenshot(page, "expert-settings-general-phone");
 

@@ -18,7 +18,7 @@ import {
   type Viewport,
 } from "./harness";
 import { executeSql } from "./support/d1";
-import { gotoHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, reloadHydrated, signInAs } from "./support/pages";
 import { seriousA11yViolations } from "./support/watch";
 
 const BERLIN = { timezoneId: "Europe/Berlin" };
@@ -131,8 +131,7 @@ describe("booking a session in the browser (test mode)", () => {
     const form = client.locator("form#book-session");
     // A message typed and then a reload: it is still there.
     await form.getByLabel("Message").fill(message);
-    await client.reload();
-    await client.waitForSelector("html[data-hydrated]");
+    await reloadHydrated(client);
     await expect.poll(() => form.getByLabel("Message").inputValue()).toBe(message);
 
     const label = await chooseFirstFreeSlot(client);
@@ -291,8 +290,7 @@ describe("booking a session in the browser (test mode)", () => {
     const chosen = { day: await chosenDay(), time: await time.inputValue() };
     expect(chosen.time).not.toBe("");
 
-    await client.reload();
-    await client.waitForSelector("html[data-hydrated]");
+    await reloadHydrated(client);
     await expect.poll(() => time.inputValue()).toBe(chosen.time);
     expect(await chosenDay()).toBe(chosen.day);
 

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { gotoHydrated, holdScripts, signInAs } from "./support/pages";
+import { gotoHydrated, holdScripts, reloadHydrated, signInAs } from "./support/pages";
 
 /** The names on the expert cards, in order. */
 const cardNames = (page: Page) => page.locator(".expert-card__name").allTextContents();
@@ -217,8 +217,7 @@ describe("browsing experts", () => {
     expect(prices).toEqual([...prices].sort((a, b) => a - b));
     await page.getByText("Search: “marketing”").waitFor();
 
-    await page.reload();
-    await page.waitForSelector("html[data-hydrated]");
+    await reloadHydrated(page);
     expect(await search(page).inputValue()).toBe("marketing");
     expect(await cardNames(page)).toEqual(names);
   });
@@ -432,8 +431,7 @@ describe("expert profiles and favourites", () => {
     release();
     expect((await added).ok()).toBe(true);
     await page.unroute("**/marcus-reed.data*");
-    await page.reload();
-    await page.waitForSelector("html[data-hydrated]");
+    await reloadHydrated(page);
     expect(await pressed()).toBe("true");
 
     await gotoHydrated(page, "/dashboard");
@@ -445,8 +443,7 @@ describe("expert profiles and favourites", () => {
     await heart.click();
     await expect.poll(pressed).toBe("false");
     expect((await removed).ok()).toBe(true);
-    await page.reload();
-    await page.waitForSelector("html[data-hydrated]");
+    await reloadHydrated(page);
     expect(await pressed()).toBe("false");
   });
 

@@ -4,6 +4,7 @@ import { PARKED_MODULE_TYPE, PARKED_PRELOAD_ATTRIBUTE } from "../../app/lib/boot
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { signIn } from "../../scripts/lib/bench/load";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot, stateDir } from "./harness";
+import { gotoHydrated } from "./support/pages";
 import { debugLogOf } from "./support/server";
 import { watchPage } from "./support/watch";
 
@@ -93,8 +94,7 @@ describe("the home page in Chromium (e2e smoke)", () => {
         }
       });
     }, PARKED_PRELOAD_ATTRIBUTE);
-    await page.goto("/experts");
-    await page.waitForSelector("html[data-hydrated]");
+    await gotoHydrated(page, "/experts");
     const loading = await page.evaluate(
       ([parkedPreload, parkedModule]) => {
         const scripts = performance

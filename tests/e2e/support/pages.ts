@@ -84,6 +84,15 @@ export async function gotoHydrated(page: Page, path: string) {
   });
 }
 
+/** Reloads the page (a GET, so safe to send twice) and waits for hydration, as `gotoHydrated` does. */
+export async function reloadHydrated(page: Page) {
+  return withNavigationRetry(new URL(page.url()).pathname, async () => {
+    const response = await page.reload();
+    await waitForHydration(page);
+    return response;
+  });
+}
+
 /** Signs in through the /auth screen as a demo account and waits for the landing page. */
 export async function signInAs(page: Page, role: DemoRole, { redirectTo }: { redirectTo?: string } = {}) {
   const { username, password } = DEMO_ACCOUNTS[role];
