@@ -257,7 +257,8 @@ describe("becoming an expert in the browser", () => {
     await form.getByLabel("Professional Title").fill("Hiring Advisor");
     await form.getByLabel("Company/Organization").fill("Early Bird Co");
     await form.getByLabel("Custom URL").fill(customUrl);
-    await form.getByLabel("Primary Category").selectOption({ label: "Legal" });
+    // Not Legal or Marketing: discovery.test.ts expects the demo experts alone in those, whichever file runs first.
+    await form.getByLabel("Primary Category").selectOption({ label: "Tech and AI" });
     await form.locator("label.chip", { hasText: "Sales" }).click();
     await form.getByLabel("Bio").fill(bio);
     expect(await page.locator("html[data-hydrated]").count()).toBe(0);
@@ -283,7 +284,7 @@ describe("becoming an expert in the browser", () => {
     expect(saved).toMatchObject({ id: await ownExpertId(page), bio });
     expect(saved.expertise).toContain("Sales");
     // The primary category chosen before the script ran (it is not an area of expertise here).
-    expect(JSON.stringify(saved)).toContain('"Legal"');
+    expect(JSON.stringify(saved)).toContain('"Tech and AI"');
   });
 
   it("fits a 320 px phone with a long unbroken name signed in", async () => {
