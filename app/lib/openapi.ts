@@ -248,7 +248,7 @@ export const API_ROUTES: ApiRoute[] = [
     operations: [
       {
         method: "get",
-        summary: "The expert's sessions (the expert only)",
+        summary: "The expert's sessions (the expert and admins)",
         auth: "user",
         query: { status: "pending | confirmed | completed | cancelled" },
         responses: { 403: "Not the expert" },

@@ -32,7 +32,7 @@ import {
   newBookableExpert,
   notificationKinds,
 } from "./support/bookings";
-import { newClient, notificationsOf, postJson, toastFrom } from "./support/questions";
+import { newAdmin, newClient, notificationsOf, postJson, toastFrom } from "./support/questions";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -856,6 +856,14 @@ describe("the expert's calendar and schedule", () => {
     expect((await get(`/api/experts/${expert.expertId}/bookings`, other.cookie)).status).toBe(403);
     const own = await get(`/api/experts/${expert.expertId}/bookings?status=confirmed`, expert.cookie);
     expect(((await own.json()) as { id: number }[]).map((row) => row.id)).toEqual([first.bookingId]);
+    // An admin reads them as they read the expert's questions; a client does not.
+    const asAdmin = await get(
+      `/api/experts/${expert.expertId}/bookings?status=confirmed`,
+      (await newAdmin()).cookie,
+    );
+    expect(asAdmin.status).toBe(200);
+    expect(((await asAdmin.json()) as { id: number }[]).map((row) => row.id)).toEqual([first.bookingId]);
+    expect((await get(`/api/experts/${expert.expertId}/bookings`, client.cookie)).status).toBe(403);
   });
 
   it("names a session whose client deleted their account the same on every portal page, with 12-hour times", async () => {
