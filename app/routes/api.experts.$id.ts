@@ -14,6 +14,7 @@ import { getOwnExpertProfile } from "~/models/experts.server";
 import {
   EXPERT_GENERAL_FIELDS,
   EXPERT_PRICING_FIELDS,
+  ExpertApiPricesSchema,
   ExpertPricingSchema,
   expertApiValues,
   makeExpertGeneralSchema,
@@ -60,6 +61,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 
   const current = await getOwnExpertProfile(context.primaryDb, { userId: user.id });
   if (!current || current.id !== expertId) return apiError(404, NOT_FOUND);
+  parseOrThrow(ExpertApiPricesSchema, body);
   const values = expertApiValues(body);
   const has = (fields: readonly string[]) => fields.some((field) => field in body);
 

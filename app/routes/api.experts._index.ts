@@ -8,7 +8,12 @@ import {
   requireApiUser,
 } from "~/lib/api.server";
 import { getOwnExpertProfile } from "~/models/experts.server";
-import { EXPERT_LIMITS, ExpertSignupForUserSchema, expertApiValues } from "~/schemas/expert";
+import {
+  EXPERT_LIMITS,
+  ExpertApiPricesSchema,
+  ExpertSignupForUserSchema,
+  expertApiValues,
+} from "~/schemas/expert";
 import {
   ALREADY_EXPERT_MESSAGE,
   ApiExpertTimeZoneSchema,
@@ -52,6 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return apiError(403, "You can only create your own expert profile.");
   }
   if (user.expertProfile) return apiError(409, ALREADY_EXPERT_MESSAGE);
+  parseOrThrow(ExpertApiPricesSchema, body);
   const input = parseOrThrow(ApiExpertSignupSchema, {
     questionRate: EXPERT_LIMITS.defaultQuestionRateDollars,
     sessionPrice: EXPERT_LIMITS.defaultSessionPriceDollars,

@@ -345,10 +345,19 @@ export const EXPERT_GENERAL_FIELDS = Object.keys(
 export const EXPERT_PRICING_FIELDS = Object.keys(ExpertPricingSchema.shape) as (keyof ExpertPricingInput)[];
 
 /**
+ * The API's prices are JSON numbers of cents: "600" or null is refused as not a number, which the
+ * screens' minimum message ("Minimum question rate is $5.00") would not explain. Checked before
+ * `expertApiValues`.
+ */
+export const ExpertApiPricesSchema = z.object({
+  questionRate: z.number().optional(),
+  sessionPrice: z.number().optional(),
+});
+
+/**
  * The API speaks integer cents for prices (as it answers them) and takes expertise as a list or
  * comma-joined (SPEC.md section 7). This turns an API body into the values the screens' schemas
- * parse, so the same rules and messages apply: a price that is not a number becomes 0 and is refused
- * by the minimum, as on the screens.
+ * parse, so the same rules and messages apply.
  */
 export function expertApiValues(body: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = { ...body };

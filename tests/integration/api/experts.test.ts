@@ -226,6 +226,19 @@ describe("PATCH /api/experts/{id}", () => {
       body: { isVerified: true },
     });
     expect(unknown.status).toBe(400);
+    // A price in cents is a JSON number: a string or null says so, not that the price is too low.
+    for (const [field, value] of [
+      ["questionRate", "600"],
+      ["sessionPrice", "12000"],
+      ["questionRate", null],
+    ] as const) {
+      const notANumber = await callApi("PATCH", `/api/experts/${expert.id}`, {
+        cookie,
+        body: { title: "Renamed", [field]: value },
+      });
+      expect(notANumber.status, `${field}: ${value}`).toBe(400);
+      expect(await errorOf(notANumber), `${field}: ${value}`).toBe(`${field} must be a number`);
+    }
     const [row] = await db().select().from(experts).where(eq(experts.id, expert.id));
     expect(row).toMatchObject({ title: "Systems Architect", questionRate: 1500, isVerified: false });
   });
@@ -384,6 +397,13 @@ describe("POST /api/experts", () => {
       sessionPrice: ["Session price must be at least $30"],
       termsAgreed: ["You must agree to the terms and conditions"],
     });
+    expect(await db().select().from(experts).where(eq(experts.userId, client.userId))).toEqual([]);
+    const quoted = await callApi("POST", "/api/experts", {
+      cookie: client.cookie,
+      body: { ...creation(), questionRate: "1500" },
+    });
+    expect(quoted.status).toBe(400);
+    expect(await errorOf(quoted)).toBe("questionRate must be a number");
     expect(await db().select().from(experts).where(eq(experts.userId, client.userId))).toEqual([]);
   });
 
