@@ -154,6 +154,13 @@ describe("becoming an expert in the browser", () => {
     const refused = page.locator(".image-picker", { has: picture }).locator(".error-list li");
     await expect.poll(() => refused.count()).toBe(1);
     expect(await picture.getAttribute("aria-invalid")).toBe("true");
+    // Beside the message is the picture the profile still shows, not the refused file, and focus
+    // waits on the file input for another choice.
+    const currentPicture = page.getByAltText("Current profile picture");
+    expect(await currentPicture.getAttribute("src")).toMatch(/^\/media\/images\/[0-9a-f]{64}\.jpg$/);
+    expect(await page.getByAltText("Preview of the chosen profile picture").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Upload Profile Picture" }).isDisabled()).toBe(true);
+    await expect.poll(() => picture.evaluate((input) => input === document.activeElement)).toBe(true);
     await picture.setInputFiles(fixture("avatar.jpg"));
     await expect.poll(() => refused.count()).toBe(0);
     expect(await picture.getAttribute("aria-invalid")).toBeNull();

@@ -62,6 +62,7 @@ function ImageUpload({
   const [answeredFile, setAnsweredFile] = useState<UploadResult | undefined>(undefined);
   const refusal = result && result !== answeredFile && !result.ok ? result.error : null;
   const formRef = useRef<HTMLFormElement>(null);
+  const focusPickerOnRemount = useRef(false);
   const busy = fetcher.state !== "idle";
 
   useEffect(() => {
@@ -77,8 +78,21 @@ function ImageUpload({
         description: result.error ?? undefined,
         variant: "destructive",
       });
+      // The refused file goes: the picture beside the message is the one the profile still shows,
+      // and focus waits on the file input for another choice.
+      formRef.current?.reset();
+      setChosen(false);
+      setPickerKey((key) => key + 1);
+      focusPickerOnRemount.current = true;
     }
   }, [fetcher.state, result, successTitle]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the picker has remounted with its new key.
+  useEffect(() => {
+    if (!focusPickerOnRemount.current) return;
+    focusPickerOnRemount.current = false;
+    formRef.current?.querySelector<HTMLInputElement>("input[type=file]")?.focus();
+  }, [pickerKey]);
 
   return (
     <fetcher.Form
