@@ -161,6 +161,8 @@ describe("becoming an expert in the browser", () => {
     expect(await page.getByAltText("Preview of the chosen profile picture").count()).toBe(0);
     expect(await page.getByRole("button", { name: "Upload Profile Picture" }).isDisabled()).toBe(true);
     await expect.poll(() => picture.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await refused.textContent()).toBe("Please choose a JPEG, PNG, WebP or GIF image.");
+    expect(await picture.getAttribute("aria-invalid")).toBe("true");
     await picture.setInputFiles(fixture("avatar.jpg"));
     await expect.poll(() => refused.count()).toBe(0);
     expect(await picture.getAttribute("aria-invalid")).toBeNull();
