@@ -732,8 +732,19 @@ describe("the client's dashboard", () => {
       endsAt: new Date(Date.now() + 6 * HOUR),
       status: "confirmed",
     });
+    await insertBooking(db(), {
+      expertId: expert.expertId,
+      userId: client.userId,
+      startsAt: new Date(Date.now() + 50 * HOUR),
+      endsAt: new Date(Date.now() + 51 * HOUR),
+      status: "cancelled",
+    });
     const html = await (await get("/dashboard/bookings", client.cookie)).text();
     expect(html).toContain(`href="/bookings/${created.bookingId}/calendar.ics"`);
+    // A cancelled row's actions say what became of the money (test mode took none), not "Cancelled" twice.
+    const cancelledRow = html.match(/<tr class="booking-row" data-status="cancelled">.*?<\/tr>/s)?.[0];
+    expect(cancelledRow).toContain("No payment was taken");
+    expect(cancelledRow?.match(/Cancelled/g)).toHaveLength(1);
     expect(html).toContain("https://calendar.google.com/calendar/render?action=TEMPLATE");
     expect(html).toContain("Cancel Session");
     // Without JavaScript (no dialog) a disclosure asks, and its form posts back to this page.

@@ -14,7 +14,10 @@ export function ClientBookingActions({ booking, now }: { booking: ClientBookingV
   const upcoming = booking.status === "confirmed" && booking.startsAt + booking.duration * 60_000 > now;
   if (booking.status === "pending") return <span className="muted">Payment processing</span>;
   if (booking.status === "cancelled") {
-    return <span className="muted">{testMode ? "Cancelled" : "Cancelled with a full refund"}</span>;
+    // The status badge already says "Cancelled": this says what became of the money.
+    return (
+      <span className="muted">{testMode ? "No payment was taken" : "Cancelled with a full refund"}</span>
+    );
   }
   if (booking.status === "completed") {
     return <ReviewForm subject="booking" id={booking.id} myRating={booking.myRating ?? null} />;
