@@ -1,9 +1,16 @@
-const DOLLARS = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
-
-/** All amounts are integer cents; this is the one place they become text ("$1,234.50"). */
+/**
+ * All amounts are integer cents; this is the one place they become text ("$1,234.50"), exactly as
+ * `Intl.NumberFormat("en-US", { style: "currency", currency: "USD" })` writes them
+ * (tests/unit/money.test.ts compares the two), but without Intl: a page's first Intl formatter makes
+ * Chrome load ICU's locale data, about 25 ms of main thread in one task (four times that on a phone),
+ * and every public page shows a price. See ~/lib/utc-dates for the same reason with dates.
+ */
 export function formatCents(cents: number): string {
-  // `|| 0`: a negative zero would read "-$0.00".
-  return DOLLARS.format(cents / 100 || 0);
+  const whole = Number.isFinite(cents) ? Math.round(Math.abs(cents)) : 0;
+  // No sign on an amount that reads as zero (Intl would write "-$0.00").
+  const sign = cents < 0 && whole > 0 ? "-" : "";
+  const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
+  return `${sign}$${dollars}.${String(whole % 100).padStart(2, "0")}`;
 }
 
 /**

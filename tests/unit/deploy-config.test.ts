@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { unstable_readConfig } from "wrangler";
 import { readBrowserManifest } from "../../scripts/lib/browser-manifest";
+import { publicPageRouteId } from "../../workers/edge-cache";
 import { COMMON_SECURITY_HEADERS } from "../../workers/security-headers";
 
 type Binding = { binding: string } & Record<string, unknown>;
@@ -111,5 +112,25 @@ describe("the browser build (public/build, after npm run build)", () => {
     expect(urls.length).toBeGreaterThan(Object.keys(routes).length);
     const redirected = urls.filter((url) => url.split("/").map(encodeURIComponent).join("/") !== url);
     expect(redirected).toEqual([]);
+  });
+
+  it("loads no Intl formatter on a public page: its first use costs the phone a long task", () => {
+    // Chrome loads ICU's locale data for a page's first Intl formatter: one task of about 25 ms,
+    // 100 ms at Lighthouse's phone speed, which counts fully towards the page's blocking time.
+    const { entry, routes } = readBrowserManifest("public");
+    const paths = ["/", "/experts", "/browse", "/about", "/privacy-policy", "/terms-of-service"];
+    paths.push("/category/sales", "/experts/1", "/expert/1", "/demo-expert");
+    const pageRoutes = [...new Set(paths.map(publicPageRouteId))].map((id) => routes[id ?? ""]);
+    expect(pageRoutes.every(Boolean)).toBe(true);
+    const modules = new Set([
+      entry.module,
+      ...entry.imports,
+      routes.root.module,
+      ...(routes.root.imports ?? []),
+    ]);
+    for (const route of pageRoutes)
+      for (const url of [route.module, ...(route.imports ?? [])]) modules.add(url);
+    const usingIntl = [...modules].filter((url) => readFileSync(`public${url}`, "utf8").includes("Intl."));
+    expect(usingIntl).toEqual([]);
   });
 });

@@ -23,6 +23,28 @@ describe("formatCents", () => {
   it("never writes a sign on zero", () => {
     expect(formatCents(-0)).toBe("$0.00");
     expect(formatCents(Math.round(-0.4))).toBe("$0.00");
+    expect(formatCents(-0.4)).toBe("$0.00");
+  });
+
+  it("writes what Intl's en-US dollar format writes, for every whole number of cents", () => {
+    const intl = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" });
+    const differ: number[] = [];
+    const compare = (cents: number) => {
+      if (formatCents(cents) !== intl.format(cents / 100)) differ.push(cents);
+    };
+    for (let cents = -100_000; cents <= 400_000; cents++) compare(cents);
+    // Every length of dollars up to a trillion, at its edges, and a spread of values between.
+    for (let power = 5; power <= 14; power++) {
+      const edge = 10 ** power;
+      for (const cents of [edge - 1, edge, edge + 1, -edge, -(edge - 1)]) compare(cents);
+    }
+    for (let cents = 400_001; cents < 10 ** 14; cents = Math.floor(cents * 1.37) + 7) compare(cents);
+    expect(differ).toEqual([]);
+  });
+
+  it("writes an amount that is not a number as zero", () => {
+    expect(formatCents(Number.NaN)).toBe("$0.00");
+    expect(formatCents(Number.POSITIVE_INFINITY)).toBe("$0.00");
   });
 });
 
