@@ -6,11 +6,10 @@
  * and every public page shows a price. See ~/lib/utc-dates for the same reason with dates.
  */
 export function formatCents(cents: number): string {
-  const whole = Number.isFinite(cents) ? Math.round(Math.abs(cents)) : 0;
+  // `|| 0`: NaN reads as zero.
+  const text = (Math.abs(cents) / 100 || 0).toFixed(2);
   // No sign on an amount that reads as zero (Intl would write "-$0.00").
-  const sign = cents < 0 && whole > 0 ? "-" : "";
-  const dollars = String(Math.floor(whole / 100)).replace(/\B(?=(\d{3})+$)/g, ",");
-  return `${sign}$${dollars}.${String(whole % 100).padStart(2, "0")}`;
+  return `${cents < 0 && +text ? "-" : ""}$${text.replace(/\B(?=(\d{3})+\.)/g, ",")}`;
 }
 
 /**
@@ -19,18 +18,4 @@ export function formatCents(cents: number): string {
  */
 export function priceChangedMessage(what: "question" | "session", cents: number): string {
   return `The price of this ${what} has changed to ${formatCents(cents)}. Please check it and try again.`;
-}
-
-/** Digits with an optional decimal point: nothing else is a price ("49,99" is not 49 dollars). */
-const PLAIN_DOLLARS = /^(\d+\.?\d*|\.\d+)$/;
-
-/**
- * A dollars value typed by a person ("12.5", "abc") as cents; non-numeric becomes 0 (SPEC.md), and
- * so does anything that is not a plain decimal number: a comma, a currency sign, trailing text.
- */
-export function dollarsToCents(input: string | number): number {
-  const text = typeof input === "string" ? input.trim() : "";
-  const dollars = typeof input === "number" ? input : PLAIN_DOLLARS.test(text) ? Number(text) : Number.NaN;
-  if (!Number.isFinite(dollars)) return 0;
-  return Math.round(dollars * 100);
 }

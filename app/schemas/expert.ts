@@ -1,4 +1,3 @@
-import { dollarsToCents } from "~/lib/money";
 import { isReservedCustomUrl } from "~/lib/reserved-urls";
 import { toSingleLine } from "~/lib/single-line";
 import * as z from "~/lib/zod";
@@ -74,6 +73,20 @@ const optionalLine = (label: string, max: number) =>
     .trim()
     .max(max, { error: `${label} must be at most ${max} characters` })
     .optional();
+
+/** Digits with an optional decimal point: nothing else is a price ("49,99" is not 49 dollars). */
+const PLAIN_DOLLARS = /^(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * A dollars value typed by a person ("12.5", "abc") as cents; non-numeric becomes 0 (SPEC.md), and
+ * so does anything that is not a plain decimal number: a comma, a currency sign, trailing text.
+ */
+export function dollarsToCents(input: string | number): number {
+  const text = typeof input === "string" ? input.trim() : "";
+  const dollars = typeof input === "number" ? input : PLAIN_DOLLARS.test(text) ? Number(text) : Number.NaN;
+  if (!Number.isFinite(dollars)) return 0;
+  return Math.round(dollars * 100);
+}
 
 /** A price typed in dollars ("12.50", "abc") as integer cents, with a minimum and its message. */
 const dollarsAsCents = (minCents: number, message: string) =>
