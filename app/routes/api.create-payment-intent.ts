@@ -20,13 +20,18 @@ export const allowedMethods = ["POST"] as const;
  * (`type: "question"`, the default, with the question's fields) or holds the session
  * (`type: "session"`, with the booking's fields) exactly as POST /api/questions and POST
  * /api/bookings do, and answers with the PaymentIntent's client secret. The amount is the expert's
- * rate or session price, whatever `amount` says. In test mode there is no payment: clientSecret is
+ * rate or session price, whatever `amount` says; `expectedAmount`, the price the caller was shown, is
+ * checked as those two calls check it (another price now is a 409, reason "price_changed"). In test mode there is no payment: clientSecret is
  * null and the question or booking is accepted at once.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const body = await readJsonObject(request);
+  if (body.type !== undefined && body.type !== "question" && body.type !== "session") {
+    const message = 'type must be "question" or "session"';
+    return apiError(400, message, { fieldErrors: { type: [message] } });
+  }
 
   if (body.type === "session") {
     const input = parseOrThrow(SessionPaymentIntentSchema, body);
@@ -41,11 +46,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
         email: input.email,
         message: input.message,
         retryBookingId: input.bookingId ?? null,
+        expectedAmount: input.expectedAmount ?? null,
       },
     });
     if (result.status === "refused") {
       return apiError(result.httpStatus, result.message, {
+        ...(result.reason ? { reason: result.reason } : {}),
         ...(result.field ? { fieldErrors: { [result.field]: [result.message] } } : {}),
+        ...(result.slots ? { slots: result.slots } : {}),
       });
     }
     return apiJson({
@@ -68,8 +76,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       showOnProfile: input.showOnProfile,
     },
     retryQuestionId: input.questionId ?? null,
+    expectedAmount: input.expectedAmount ?? null,
   });
-  if (result.status === "refused") return apiError(result.httpStatus, result.message);
+  if (result.status === "refused") {
+    return apiError(result.httpStatus, result.message, result.reason ? { reason: result.reason } : {});
+  }
   return apiJson({
     type: "question",
     questionId: result.questionId,
