@@ -4,6 +4,7 @@ import { getOptionalUser } from "~/auth/session.server";
 import { BODY_MAX_BYTES, readBodyWithin } from "~/lib/form-data.server";
 import { parseId } from "~/lib/ids";
 import { cleanJsonValue, JsonTooDeepError } from "~/lib/input-text";
+import { isActiveExpert } from "~/models/experts.server";
 import { isAdminUser, type SessionUser } from "~/models/users.server";
 
 /** JSON API errors: `{ "error": "..." }` with the status that says what went wrong. */
@@ -51,13 +52,35 @@ export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: un
   const parsed = schema.safeParse(value, { error: plainIssueMessage });
   if (!parsed.success) {
     const fieldErrors: Record<string, string[]> = {};
+    const wrongType = new Set<string>();
     for (const issue of parsed.error.issues) {
       const key = issue.path.join(".") || "_";
-      fieldErrors[key] = [...(fieldErrors[key] ?? []), issue.message];
+      if (wrongType.has(key)) continue;
+      // A value of the wrong type was sent: the screens' own words ("Password is required", "at least
+      // 8 characters") would not say what is wrong, so say it, and nothing else about that field.
+      // null is a value left out, as the screens' "required" says.
+      const sent = valueAt(value, issue.path);
+      if (issue.code === "invalid_type" && sent !== undefined && sent !== null) {
+        const field = issue.path.length > 0 ? String(issue.path[issue.path.length - 1]) : "The body";
+        fieldErrors[key] = [`${field} must be ${EXPECTED[issue.expected] ?? issue.expected}`];
+        wrongType.add(key);
+      } else {
+        fieldErrors[key] = [...(fieldErrors[key] ?? []), issue.message];
+      }
     }
-    throw apiError(400, parsed.error.issues[0]?.message ?? "Invalid input", { fieldErrors });
+    const firstKey = parsed.error.issues[0]?.path.join(".") || "_";
+    throw apiError(400, fieldErrors[firstKey]?.[0] ?? "Invalid input", { fieldErrors });
   }
   return parsed.data;
+}
+
+function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {
+  let current = value;
+  for (const key of path) {
+    if (typeof current !== "object" || current === null) return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -137,7 +160,11 @@ export function parsePathId(value: string | undefined): number | null {
   return parseId(value);
 }
 
-/** The signed-in user with an expert profile whose id is `expertId` (401 signed out, 403 anyone else). */
+/**
+ * The signed-in user with an expert profile whose id is `expertId` (401 signed out, 403 anyone else).
+ * An admin (with `allowAdmin`) reads any expert's, and gets 404 for one that does not exist or closed
+ * their account, as the public expert routes answer.
+ */
 export async function requireApiExpertOwner(
   context: AppLoadContext,
   request: Request,
@@ -146,6 +173,9 @@ export async function requireApiExpertOwner(
 ): Promise<SessionUser> {
   const user = await requireApiUser(context, request);
   if (user.expertProfile?.id === expertId) return user;
-  if (allowAdmin && isAdminUser(user)) return user;
+  if (allowAdmin && isAdminUser(user)) {
+    if (!(await isActiveExpert(context.primaryDb, expertId))) throw apiError(404, "Expert not found");
+    return user;
+  }
   throw apiError(403, "You can only see or change your own expert profile.");
 }

@@ -323,6 +323,16 @@ export async function setExpertImage(
   return { previous: before[0]?.previous ?? null, customUrl: updated[0].customUrl };
 }
 
+/** Whether expert `expertId` exists and has not closed their account. */
+export async function isActiveExpert(db: Database, expertId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ id: experts.id })
+    .from(experts)
+    .where(and(eq(experts.id, expertId), isNull(experts.deletedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * True while any profile or account still shows this image. Image keys are content-addressed, so two
  * experts who upload the same picture share one object: it may only be deleted when nobody uses it.

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { forgetCachedUser, getOptionalUser } from "~/auth/session.server";
-import { apiError, methodNotAllowed } from "~/lib/api.server";
+import { apiError, methodNotAllowed, parsePathId } from "~/lib/api.server";
 import { replaceExpertImage, UploadError } from "~/services/expert-images.server";
 import { IMAGE_MAX_BYTES, readUploadForm } from "~/services/media.server";
 
@@ -17,11 +17,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
   const kind: keyof typeof KINDS | null =
     params.kind === "profile" || params.kind === "header" ? params.kind : null;
-  if (!kind) return apiError(404, "Not found");
+  const expertId = parsePathId(params.id);
+  if (!kind || expertId === null) return apiError(404, "Not found");
   const user = await getOptionalUser(context, request);
   if (!user) return apiError(401, "You must be logged in as an expert to upload images");
-  const expertId = Number(params.id);
-  if (!user.expertProfile || !Number.isSafeInteger(expertId) || expertId !== user.expertProfile.id) {
+  if (!user.expertProfile || expertId !== user.expertProfile.id) {
     return apiError(403, "You can only upload images to your own expert profile");
   }
   if (!(request.headers.get("Content-Type") ?? "").includes("multipart/form-data")) {

@@ -11,20 +11,14 @@ export const allowedMethods = ["POST", "DELETE"] as const;
  * signed-in user. An unknown expert is a 404 and nothing is stored; adding twice keeps one row.
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (request.method !== "POST" && request.method !== "DELETE") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
   const expertId = parseExpertId(params.expertId);
   if (expertId === null) return apiError(404, "Expert not found");
-  let change: Awaited<ReturnType<typeof addFavorite>>;
-  switch (request.method) {
-    case "POST":
-      change = await addFavorite(context.db, user.id, expertId);
-      break;
-    case "DELETE":
-      change = await removeFavorite(context.db, user.id, expertId);
-      break;
-    default:
-      return methodNotAllowed(...allowedMethods);
-  }
+  const change =
+    request.method === "POST"
+      ? await addFavorite(context.db, user.id, expertId)
+      : await removeFavorite(context.db, user.id, expertId);
   if (change === "expert_not_found") return apiError(404, "Expert not found");
   return Response.json(change, { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } });
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { closeAccount, updateAccountProfile } from "~/auth/account.server";
 import { clearSessionCookie } from "~/auth/session.server";
 import { publicUser } from "~/auth/status.server";
-import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
+import { apiError, methodNotAllowed, parsePathId, readJson, requireApiUser } from "~/lib/api.server";
 import { getSessionUserById } from "~/models/users.server";
 import { AccountProfileSchema } from "~/schemas/auth";
 
@@ -10,9 +10,10 @@ export const allowedMethods = ["PATCH", "DELETE"] as const;
 
 /** PATCH /api/users/{id} {name, email}; DELETE /api/users/{id}. Only ever the caller's own account. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (request.method !== "PATCH" && request.method !== "DELETE") return methodNotAllowed(...allowedMethods);
   const user = await requireApiUser(context, request);
-  const id = Number(params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) return apiError(404, "User not found");
+  const id = parsePathId(params.id);
+  if (id === null) return apiError(404, "User not found");
   if (id !== user.id) return apiError(403, "You can only change your own account");
 
   switch (request.method) {
@@ -29,8 +30,6 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       if (!closed.ok) return apiError(502, closed.message);
       return Response.json({ success: true }, { headers: { "Set-Cookie": clearSessionCookie() } });
     }
-    default:
-      return methodNotAllowed(...allowedMethods);
   }
 }
 

@@ -64,25 +64,26 @@ export const AccountProfileSchema = z.object({
   email: emailWith("Invalid email address"),
 });
 
+const passwordChangeFields = {
+  currentPassword: z
+    .string({ error: "Current password is required" })
+    .min(1, { error: "Current password is required" })
+    .max(128, { error: "Current password is incorrect" }),
+  newPassword: z
+    .string({ error: "New password must be at least 8 characters" })
+    .min(8, { error: "New password must be at least 8 characters" })
+    .max(128, { error: "New password must be at most 128 characters" }),
+  confirmPassword: z
+    .string({ error: "Confirm password is required" })
+    .min(8, { error: "Confirm password is required" })
+    .max(128, { error: "Passwords do not match" }),
+};
+
+const PASSWORDS_DIFFER = { error: "Passwords do not match", path: ["confirmPassword"] };
+
 export const ChangePasswordSchema = z
-  .object({
-    currentPassword: z
-      .string({ error: "Current password is required" })
-      .min(1, { error: "Current password is required" })
-      .max(128, { error: "Current password is incorrect" }),
-    newPassword: z
-      .string({ error: "New password must be at least 8 characters" })
-      .min(8, { error: "New password must be at least 8 characters" })
-      .max(128, { error: "New password must be at most 128 characters" }),
-    confirmPassword: z
-      .string({ error: "Confirm password is required" })
-      .min(8, { error: "Confirm password is required" })
-      .max(128, { error: "Passwords do not match" }),
-  })
-  .refine((values) => values.newPassword === values.confirmPassword, {
-    error: "Passwords do not match",
-    path: ["confirmPassword"],
-  });
+  .object(passwordChangeFields)
+  .refine((values) => values.newPassword === values.confirmPassword, PASSWORDS_DIFFER);
 
 export type LoginInput = z.infer<typeof LoginSchema>;
 export type RegisterInput = z.infer<typeof RegisterSchema>;
@@ -93,13 +94,12 @@ export const WRONG_CURRENT_PASSWORD_MESSAGE = "Current password is incorrect";
  * POST /api/auth/change-password: SPEC.md section 7 sends {currentPassword, newPassword}; the
  * confirmation, when not sent, is the new password itself. Same rules and messages as the form.
  */
-export const ChangePasswordApiSchema = z.preprocess(
-  (value) =>
-    typeof value === "object" && value !== null && !("confirmPassword" in value)
-      ? { ...value, confirmPassword: (value as { newPassword?: unknown }).newPassword }
-      : value,
-  ChangePasswordSchema,
-);
+export const ChangePasswordApiSchema = z
+  .object({ ...passwordChangeFields, confirmPassword: passwordChangeFields.confirmPassword.optional() })
+  .refine(
+    (values) => values.confirmPassword === undefined || values.newPassword === values.confirmPassword,
+    PASSWORDS_DIFFER,
+  );
 
 /**
  * POST /api/users: SPEC.md section 7's three sign-up payloads in one: {email, username, password}

@@ -358,13 +358,13 @@ export const EXPERT_GENERAL_FIELDS = Object.keys(
 export const EXPERT_PRICING_FIELDS = Object.keys(ExpertPricingSchema.shape) as (keyof ExpertPricingInput)[];
 
 /**
- * The API's prices are JSON numbers of cents: "600" or null is refused as not a number, which the
- * screens' minimum message ("Minimum question rate is $5.00") would not explain. Checked before
- * `expertApiValues`.
+ * The API's prices are JSON whole numbers of cents: "600", null or 600.5 is refused as what it is,
+ * which the screens' minimum message ("Minimum question rate is $5.00") would not explain, and a
+ * fraction of a cent is never rounded into a price nobody sent. Checked before `expertApiValues`.
  */
 export const ExpertApiPricesSchema = z.object({
-  questionRate: z.number().optional(),
-  sessionPrice: z.number().optional(),
+  questionRate: z.number().int().optional(),
+  sessionPrice: z.number().int().optional(),
 });
 
 /**

@@ -91,6 +91,22 @@ describe("image uploads through the API (POST /api/experts/{id}/upload/...)", ()
     expect(await storedImageKeys()).toEqual(before);
   });
 
+  it("reads the expert id as digits only: 1.0, 0x.. or 1e1 is no expert (404), even the owner's own", async () => {
+    const { expert, cookie } = await signedInExpert();
+    const before = await storedImageKeys();
+    const ids = [`${expert.id}.0`, `0x${expert.id.toString(16)}`, `${expert.id * 10}e-1`];
+    for (const id of ids) {
+      const response = await postMultipart(
+        `/api/experts/${id}/upload/profile`,
+        multipart({ image: uniquePng() }),
+        cookie,
+      );
+      expect(response.status, id).toBe(404);
+    }
+    expect((await expertRow(expert.id)).profileImage).toBeNull();
+    expect(await storedImageKeys()).toEqual(before);
+  });
+
   it("refuses a signed-out upload (401) and a client's upload (403)", async () => {
     const { expert } = await signedInExpert();
     expect((await upload(expert.id, "profile", uniquePng(), "")).status).toBe(401);

@@ -35,6 +35,22 @@ describe("POST /api/auth/login", () => {
       fieldErrors: { username: ["Username is required"], password: ["Password is required"] },
     });
 
+    // A value of the wrong type is named as such, not as missing.
+    const numeric = await callApi("POST", "/api/auth/login", {
+      body: { username: "apiwrong", password: 12345678 },
+    });
+    expect(numeric.status).toBe(400);
+    expect(await json(numeric)).toEqual({
+      error: "password must be text",
+      fieldErrors: { password: ["password must be text"] },
+    });
+    // null is a value left out: SPEC.md's "required".
+    const nulls = await callApi("POST", "/api/auth/login", { body: { username: null, password: null } });
+    expect((await json(nulls)).fieldErrors).toEqual({
+      username: ["Username is required"],
+      password: ["Password is required"],
+    });
+
     const form = await callApi("POST", "/api/auth/login", {
       body: "username=apiwrong&password=x",
       contentType: "application/x-www-form-urlencoded",
@@ -135,6 +151,16 @@ describe("POST /api/auth/change-password", () => {
     expect(await json(wrong)).toMatchObject({
       error: "Current password is incorrect",
       fieldErrors: { currentPassword: ["Current password is incorrect"] },
+    });
+    // A new password sent as a number: said so, and nothing about a confirmation that was not sent.
+    const numeric = await callApi("POST", "/api/auth/change-password", {
+      cookie,
+      body: { currentPassword: "old-password-2", newPassword: 12345678 },
+    });
+    expect(numeric.status).toBe(400);
+    expect(await json(numeric)).toEqual({
+      error: "newPassword must be text",
+      fieldErrors: { newPassword: ["newPassword must be text"] },
     });
     const signedOut = await callApi("POST", "/api/auth/change-password", {
       body: { currentPassword: "old-password-2", newPassword: "new-password-2" },
@@ -245,6 +271,15 @@ describe("POST /api/users", () => {
       email: ["Must be a valid email address"],
       password: ["Password must be at least 6 characters"],
     });
+    const listed = await callApi("POST", "/api/users", {
+      body: { username: ["apilisted"], email: "l@example.com", password: ["listed-pass-1"] },
+    });
+    expect(listed.status).toBe(400);
+    expect((await json(listed)).fieldErrors).toEqual({
+      username: ["username must be text"],
+      password: ["password must be text"],
+    });
+    expect(await db().select().from(users).where(eq(users.email, "l@example.com"))).toEqual([]);
     // The expert sign-up's payload: both names, once either is sent.
     const nameless = await callApi("POST", "/api/users", {
       body: {
@@ -284,6 +319,21 @@ describe("DELETE /api/users/{id}", () => {
     expect(await json(await get("/api/auth/status", cookie))).toEqual({ authenticated: false, user: null });
     await expect(signIn("apidelete", "delete-pass-1")).rejects.toThrow();
   });
+
+  it("reads the id as digits only: 1e1, 0x0a, 1.0 or a space is no user, even the caller's own", async () => {
+    const { userId } = await insertAccount("apiids", "ids-pass-1");
+    const cookie = await signIn("apiids", "ids-pass-1");
+    for (const id of [`${userId}.0`, `0x${userId.toString(16)}`, `%20${userId}`, `${userId / 10}e1`]) {
+      const response = await callApi("PATCH", `/api/users/${id}`, {
+        cookie,
+        body: { name: "Renamed", email: "renamed@example.com" },
+      });
+      expect(response.status, id).toBe(404);
+      expect(await errorOf(response), id).toBe("User not found");
+    }
+    const [row] = await db().select().from(users).where(eq(users.id, userId));
+    expect(row.name).not.toBe("Renamed");
+  });
 });
 
 describe("a method a route does not take", () => {
@@ -302,6 +352,21 @@ describe("a method a route does not take", () => {
       expect(response.status, `${method} ${path}`).toBe(405);
       expect(response.headers.get("Allow"), `${method} ${path}`).toBe(allow);
       expect(await response.json(), `${method} ${path}`).toEqual({ error: "Method not allowed" });
+    }
+    // The method is checked first: signed out, or with another user's or a bad id, it is still a 405.
+    const { userId } = await insertAccount("apimethod", "method-pass-1");
+    const cookie = await signIn("apimethod", "method-pass-1");
+    const refused: Array<[string, string, string]> = [
+      ["", "/api/users/1", "PATCH, DELETE"],
+      [cookie, `/api/users/${userId + 1}`, "PATCH, DELETE"],
+      ["", "/api/user/favorites/3", "POST, DELETE"],
+      [cookie, "/api/user/favorites/abc", "POST, DELETE"],
+    ];
+    for (const [who, path, allow] of refused) {
+      const response = await callApi("PUT", path, { cookie: who });
+      expect(response.status, `PUT ${path}`).toBe(405);
+      expect(response.headers.get("Allow"), `PUT ${path}`).toBe(allow);
+      await response.body?.cancel();
     }
     const page = await callApi("PUT", "/sitemap.xml");
     expect(page.status).toBe(405);

@@ -8,6 +8,7 @@ import { insertExpert, insertQuestion, insertReview } from "../../factories";
 import { db, insertAccount, signIn } from "../support/accounts";
 import { callApi, errorOf, json } from "../support/api";
 import { categoriesBySlug } from "../support/discovery";
+import { newAdmin } from "../support/questions";
 
 let categories: Map<string, Category>;
 let counter = 0;
@@ -171,6 +172,28 @@ describe("GET /api/experts/{id}/questions and /questions/all", () => {
     const bad = await callApi("GET", `/api/experts/${expert.id}/questions?status=everything`);
     expect(bad.status).toBe(400);
   });
+
+  it("lets an admin read an expert's questions and sessions, and answers 404 for an expert who is not there", async () => {
+    const { expert } = await signedInExpert();
+    const client = await signedInClient();
+    await insertQuestion(db(), { expertId: expert.id, userId: client.userId });
+    const admin = await newAdmin();
+    const all = await callApi("GET", `/api/experts/${expert.id}/questions/all`, { cookie: admin.cookie });
+    expect(all.status).toBe(200);
+    expect(await json(all)).toHaveLength(1);
+    expect(
+      (await callApi("GET", `/api/experts/${expert.id}/bookings`, { cookie: admin.cookie })).status,
+    ).toBe(200);
+
+    await db().update(experts).set({ deletedAt: new Date() }).where(eq(experts.id, expert.id));
+    for (const id of [expert.id, 999999]) {
+      for (const path of [`/api/experts/${id}/questions/all`, `/api/experts/${id}/bookings`]) {
+        const response = await callApi("GET", path, { cookie: admin.cookie });
+        expect(response.status, path).toBe(404);
+        expect(await errorOf(response), path).toBe("Expert not found");
+      }
+    }
+  });
 });
 
 describe("PATCH /api/experts/{id}", () => {
@@ -239,8 +262,35 @@ describe("PATCH /api/experts/{id}", () => {
       expect(notANumber.status, `${field}: ${value}`).toBe(400);
       expect(await errorOf(notANumber), `${field}: ${value}`).toBe(`${field} must be a number`);
     }
+    // Prices are whole cents: a fraction is refused, never rounded into a price nobody sent.
+    for (const [field, value] of [
+      ["questionRate", 1500.4],
+      ["sessionPrice", 12000.5],
+    ] as const) {
+      const fraction = await callApi("PATCH", `/api/experts/${expert.id}`, {
+        cookie,
+        body: { title: "Renamed", [field]: value },
+      });
+      expect(fraction.status, `${field}: ${value}`).toBe(400);
+      expect(await errorOf(fraction), `${field}: ${value}`).toBe(`${field} must be a whole number`);
+    }
+    // A text field sent as a number says so, not the screens' "at least 10 characters".
+    const numericBio = await callApi("PATCH", `/api/experts/${expert.id}`, {
+      cookie,
+      body: { bio: 12345678901 },
+    });
+    expect(numericBio.status).toBe(400);
+    expect(await json(numericBio)).toMatchObject({
+      error: "bio must be text",
+      fieldErrors: { bio: ["bio must be text"] },
+    });
     const [row] = await db().select().from(experts).where(eq(experts.id, expert.id));
-    expect(row).toMatchObject({ title: "Systems Architect", questionRate: 1500, isVerified: false });
+    expect(row).toMatchObject({
+      title: "Systems Architect",
+      questionRate: 1500,
+      sessionPrice: 9000,
+      isVerified: false,
+    });
   });
 
   it("clears an optional field sent as null or empty, and stores a lone surrogate as U+FFFD", async () => {
@@ -372,15 +422,18 @@ describe("POST /api/experts", () => {
 
   it("refuses a time zone Availability would refuse (400) and creates nothing", async () => {
     const client = await signedInClient();
-    for (const timeZone of ["Mars/Olympus_Mons", "+05:30", 330, null]) {
+    for (const [timeZone, message] of [
+      ["Mars/Olympus_Mons", "Please choose a valid time zone."],
+      ["+05:30", "Please choose a valid time zone."],
+      [330, "timeZone must be text"],
+      [null, "Please choose a valid time zone."],
+    ] as const) {
       const response = await callApi("POST", "/api/experts", {
         cookie: client.cookie,
         body: { ...creation(), timeZone },
       });
       expect(response.status, String(timeZone)).toBe(400);
-      expect((await json(response)).fieldErrors, String(timeZone)).toEqual({
-        timeZone: ["Please choose a valid time zone."],
-      });
+      expect((await json(response)).fieldErrors, String(timeZone)).toEqual({ timeZone: [message] });
     }
     expect(await db().select().from(experts).where(eq(experts.userId, client.userId))).toEqual([]);
   });

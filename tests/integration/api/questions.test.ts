@@ -241,10 +241,12 @@ describe("POST /api/questions with a malformed body", () => {
       ],
       [[], "_", "The body must be a JSON object"],
       [
-        { question: 123, expertId: expert.expertId },
+        { question: "Too short", expertId: expert.expertId },
         "question",
         "Your question must be at least 10 characters long",
       ],
+      // A value of the wrong type is named as such: the screens' "at least 10 characters" would mislead.
+      [{ question: 12345678901234, expertId: expert.expertId }, "question", "question must be text"],
     ];
     for (const [body, field, message] of cases) {
       const response = await callApi("POST", "/api/questions", { cookie: client.cookie, body });
