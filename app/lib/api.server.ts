@@ -28,7 +28,10 @@ export async function readJson<Schema extends z.ZodType>(
 
 /** The JSON body as sent: 415 for another content type, 400 when it is not JSON. */
 export async function readJsonBody(request: Request): Promise<unknown> {
-  if (!(request.headers.get("Content-Type") ?? "").includes("application/json")) {
+  // The media type itself, not a substring: "text/plain; charset=application/json" is a type a
+  // cross-site form may send without a preflight, and it is not JSON.
+  const mediaType = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  if (mediaType !== "application/json" && !/^application\/[\w.+-]+\+json$/.test(mediaType)) {
     throw apiError(415, "Expected a JSON body (Content-Type: application/json)");
   }
   const body = await readBodyWithin(request, BODY_MAX_BYTES);

@@ -56,6 +56,24 @@ describe("POST /api/auth/login", () => {
       contentType: "application/x-www-form-urlencoded",
     });
     expect(form.status).toBe(415);
+    // A type that only mentions JSON is not JSON (and is one a cross-site form may send unasked).
+    for (const contentType of [
+      "text/plain; charset=application/json",
+      "application/jsonp",
+      "multipart/form-data; x=application/json",
+    ]) {
+      const disguised = await callApi("POST", "/api/auth/login", {
+        body: JSON.stringify({ username: "apiwrong", password: "api-wrong-pass" }),
+        contentType,
+      });
+      expect(disguised.status, contentType).toBe(415);
+      expect(sessionCookieFrom(disguised), contentType).toBeNull();
+    }
+    const charset = await callApi("POST", "/api/auth/login", {
+      body: JSON.stringify({ username: "apiwrong", password: "api-wrong-pass" }),
+      contentType: "Application/JSON; charset=utf-8",
+    });
+    expect(charset.status).toBe(200);
 
     const broken = await callApi("POST", "/api/auth/login", { body: "{not json" });
     expect(broken.status).toBe(400);
