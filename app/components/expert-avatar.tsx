@@ -1,9 +1,13 @@
 import { FallbackImage } from "~/components/fallback-image";
 import { cx } from "~/components/ui/cx";
 
+// By code point, never by UTF-16 unit: half an emoji is not text, and the server writes it as U+FFFD
+// where the browser keeps it, which breaks hydration.
 function initials(name: string) {
   const parts = name.split(/\s+/).filter(Boolean);
-  return ((parts[0]?.[0] ?? "") + (parts.length > 1 ? (parts[parts.length - 1][0] ?? "") : "")).toUpperCase();
+  return (
+    ([...(parts[0] ?? "")][0] ?? "") + (parts.length > 1 ? ([...parts[parts.length - 1]][0] ?? "") : "")
+  ).toUpperCase();
 }
 
 /** An expert's round photo, or their initials when there is none (or it fails to load). */

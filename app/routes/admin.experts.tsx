@@ -192,7 +192,7 @@ function ExpertRow({ expert }: { expert: Row }) {
           <img className="admin-expert__avatar" src={expert.profileImage} alt="" width={48} height={48} />
         ) : (
           <span className="admin-expert__avatar admin-expert__avatar--empty" aria-hidden="true">
-            {name.slice(0, 1).toUpperCase()}
+            {([...name][0] ?? "").toUpperCase()}
           </span>
         )}
         <div className="admin-expert__text">

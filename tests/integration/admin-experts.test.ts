@@ -21,7 +21,11 @@ describe("admin: experts (verify and feature)", () => {
       expert: { isVerified: true, customUrl: "vera" },
     });
     await insertExpert(db(), { user: { name: "Una Unverified" }, expert: { isVerified: false } });
+    await insertExpert(db(), { user: { name: "🚀Rocket Launcher" }, expert: { profileImage: null } });
     const all = await (await get("/admin/experts", adminCookie)).text();
+    // The letter in place of a photo is a whole character, never half an emoji (U+FFFD once sent).
+    expect(all).toMatch(/admin-expert__avatar--empty[^>]*>🚀</);
+    expect(all).not.toContain("\uFFFD");
     expect(all).toContain("Vera Verified");
     expect(all).toContain("Una Unverified");
     expect(all).toContain("Verified Expert");

@@ -146,6 +146,20 @@ describe("the public expert profile", () => {
     expect(page).toContain('<dd class="profile__answered">0</dd>');
   });
 
+  it("takes initials by character, so a name that starts with an emoji shows it whole", async () => {
+    const { expert } = await addExpert(categories, {
+      first: "🚀Rocket",
+      last: "😀Smile",
+      title: "Launch Adviser",
+      categories: ["sales"],
+      questionRate: 900,
+    });
+    const page = await html(`/expert/${expert.id}`);
+    // Half an emoji is written as U+FFFD by the server and kept by the browser: hydration fails.
+    expect(page).not.toContain("\uFFFD");
+    expect(page).toMatch(/avatar--initials[^>]*>🚀😀</);
+  });
+
   it("has a unique title and description, sharing cards with the photo, and JSON-LD", async () => {
     const page = await html("/ada-quill");
     expect(page).toContain("<title>Ada Quill, Analytical Engine Consultant | Expert Answers</title>");
