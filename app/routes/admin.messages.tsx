@@ -18,6 +18,7 @@ import { useFocusFallback } from "~/components/use-focus-fallback";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
+import { toSingleLine } from "~/lib/single-line";
 import { listContactMessages, setContactMessageHandled } from "~/models/contact.server";
 import { AdminMessageActionSchema, CONTACT_FILTERS, type ContactFilter } from "~/schemas/expert";
 import adminHref from "~/styles/admin-experts.css";
@@ -132,7 +133,8 @@ function MessageItem({ message }: { message: Message }) {
         : { title: "Update failed", description: "That message no longer exists.", variant: "destructive" },
     );
   }, [fetcher.data]);
-  const reply = `mailto:${encodeURIComponent(message.email)}?subject=${encodeURIComponent(`Re: ${message.subject}`)}`;
+  // One line: messages stored before subjects were made single-line may hold a line break.
+  const reply = `mailto:${encodeURIComponent(message.email)}?subject=${encodeURIComponent(`Re: ${toSingleLine(message.subject)}`)}`;
   return (
     <li ref={row} className="card stack message" data-handled={handled}>
       <div className="message__head">

@@ -1,3 +1,4 @@
+import { toSingleLine } from "~/lib/single-line";
 import * as z from "~/lib/zod";
 
 /**
@@ -6,22 +7,25 @@ import * as z from "~/lib/zod";
  */
 export const CONTACT_LIMITS = { name: 200, email: 254, subject: 200, message: 5000 } as const;
 
-const requiredText = (label: string, max: number) =>
+const requiredText = (label: string, max: number, { singleLine = false } = {}) =>
   z
     .string({ error: `${label} is required` })
+    .overwrite((text) => (singleLine ? toSingleLine(text) : text))
     .trim()
     .min(1, { error: `${label} is required` })
     .max(max, { error: `${label} must be at most ${max} characters` });
 
 export const ContactSchema = z.object({
-  name: requiredText("Name", CONTACT_LIMITS.name),
+  // One line each: the subject goes into the admin's mailto: reply link, where a line break could
+  // start a header of its own (RFC 6068 section 5).
+  name: requiredText("Name", CONTACT_LIMITS.name, { singleLine: true }),
   email: z
     .string({ error: "Email is required" })
     .trim()
     .min(1, { error: "Email is required" })
     .max(CONTACT_LIMITS.email, { error: "Please enter a valid email address" })
     .pipe(z.email({ error: "Please enter a valid email address" })),
-  subject: requiredText("Subject", CONTACT_LIMITS.subject),
+  subject: requiredText("Subject", CONTACT_LIMITS.subject, { singleLine: true }),
   message: requiredText("Message", CONTACT_LIMITS.message),
 });
 

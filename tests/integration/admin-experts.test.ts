@@ -229,6 +229,38 @@ describe("admin: contact messages", () => {
     );
   });
 
+  it("keeps a subject sent with line breaks on one line, and out of the Reply link's headers", async () => {
+    const sent = await postForm("/contact", {
+      name: "Crafty\r\nSender",
+      email: "crafty@example.com",
+      subject: "Refund please\r\nCc: attacker@evil.example\r\n\r\nInjected body",
+      message: "Hello there.",
+    });
+    expect(sent.status).toBeLessThan(400);
+    const [stored] = await db()
+      .select()
+      .from(contactMessages)
+      .where(eq(contactMessages.email, "crafty@example.com"));
+    expect(stored).toMatchObject({
+      name: "Crafty Sender",
+      subject: "Refund please Cc: attacker@evil.example Injected body",
+    });
+    // A message stored before subjects were cleaned still gives a one-line Reply subject.
+    await db().insert(contactMessages).values({
+      name: "Old Sender",
+      email: "old-crafty@example.com",
+      subject: "Old\r\nBcc: someone@evil.example",
+      message: "Stored long ago.",
+    });
+    const html = await (await get("/admin/messages", adminCookie)).text();
+    const replies = [...html.matchAll(/href="(mailto:[^"]*crafty[^"]*)"/g)].map((match) => match[1]);
+    expect(replies).toHaveLength(2);
+    for (const reply of replies) expect(reply).not.toMatch(/%0[AD]/i);
+    expect(replies).toContain(
+      "mailto:old-crafty%40example.com?subject=Re%3A%20Old%20Bcc%3A%20someone%40evil.example",
+    );
+  });
+
   it("refuses a non-admin with 403", async () => {
     await insertAccount("nosy-client", "client-pass-1");
     const cookie = await signIn("nosy-client", "client-pass-1");

@@ -26,6 +26,21 @@ describe("ContactSchema", () => {
     expect(result.success && result.data).toEqual(valid);
   });
 
+  it("keeps the name and subject on one line (the subject goes into a mailto: link), not the message", () => {
+    const result = ContactSchema.safeParse({
+      ...valid,
+      name: "Ada\r\nBcc: x@evil.example",
+      subject: "Refund please\r\nCc: attacker@evil.example\r\n\r\nInjected body",
+      message: "Line one\nLine two",
+    });
+    expect(result.success && result.data).toEqual({
+      ...valid,
+      name: "Ada Bcc: x@evil.example",
+      subject: "Refund please Cc: attacker@evil.example Injected body",
+      message: "Line one\nLine two",
+    });
+  });
+
   it("says which fields are required", () => {
     expect(messagesOf(ContactSchema.safeParse({}))).toEqual({
       name: "Name is required",
