@@ -8,7 +8,9 @@
  * - characters that are invisible and mean nothing in plain text (zero-width space, word joiner,
  *   byte-order mark) are dropped;
  * - the ends lose whitespace and every invisible format character (joiners and direction marks
- *   only mean something between letters), so eleven zero-width joiners are an empty question.
+ *   only mean something between letters), so eleven zero-width joiners are an empty question; but
+ *   the tag characters that spell a flag such as Wales' (U+E0020 to U+E007F right after 🏴) stay
+ *   at the end. Anywhere else at the ends they are invisible padding, and go.
  *
  * Passwords are left exactly as typed: they are compared, never shown.
  */
@@ -17,7 +19,10 @@ export function cleanInputText(text: string): string {
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
     .replace(/(?![\t\n\r])\p{Cc}/gu, "")
     .replace(/[\u200B\u2060\uFEFF]/g, "")
-    .replace(/^[\s\p{Cf}]+|[\s\p{Cf}]+$/gu, "");
+    .replace(
+      /^[\s\p{Cf}]+|(?:(?!(?<=\u{1F3F4}[\u{E0020}-\u{E007E}]*)[\u{E0020}-\u{E007F}])[\s\p{Cf}])+$/gu,
+      "",
+    );
 }
 
 const isPasswordField = (name: string) => /password/i.test(name);

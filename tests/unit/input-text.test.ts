@@ -22,6 +22,18 @@ describe("cleanInputText", () => {
     expect(cleanInputText(" \u200d Hello \u200b")).toBe("Hello");
   });
 
+  it("keeps the tag characters that finish a flag at the end, and drops them at the start", () => {
+    const wales = "🏴\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}";
+    expect(cleanInputText(`Alex from Wales ${wales}`)).toBe(`Alex from Wales ${wales}`);
+    expect(cleanInputText(`Sam ${wales} \u200b\n`)).toBe(`Sam ${wales}`);
+    expect(cleanInputText(`\u{E0067}\u{E0062} Hello`)).toBe("Hello");
+    expect(cleanInputText("\u{E0067}\u{E0062}\u{E007F}")).toBe("");
+    // Tag characters anywhere else are invisible padding: they must not make "Hi" ten characters long.
+    expect(cleanInputText(`Hi${"\u{E0041}".repeat(8)}`)).toBe("Hi");
+    expect(cleanInputText("abc \u200d\u{E0041}\u200d  ")).toBe("abc");
+    expect(cleanInputText(`🏴 ${"\u{E0067}".repeat(3)}`)).toBe("🏴");
+  });
+
   it("drops NUL and the other control characters, keeping tab and line breaks", () => {
     expect(cleanInputText(`ab${"\u0000".repeat(8)}`)).toBe("ab");
     expect(cleanInputText("a\u0007b\u001bc\u007fd\u0085e\tf\ng\rh")).toBe("abcde\tf\ng\rh");
