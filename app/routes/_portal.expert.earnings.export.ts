@@ -45,7 +45,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       line.questionId ? `Question #${line.questionId}` : line.bookingId ? `Booking #${line.bookingId}` : "",
       line.clientName ?? "",
       line.question
-        ? line.question.slice(0, 200)
+        ? [...line.question].slice(0, 200).join("")
         : line.sessionDate
           ? `Session on ${line.sessionDate} at ${line.sessionStartTime ?? ""}`.trim()
           : "",

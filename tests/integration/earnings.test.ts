@@ -237,6 +237,29 @@ describe("earnings from the payments ledger", () => {
     expect(text).not.toContain("never paid for");
   });
 
+  it("cuts a long question to 200 characters, never through the middle of an emoji", async () => {
+    const writer = await signedInExpert();
+    const question = await insertQuestion(db(), {
+      expertId: writer.expert.id,
+      status: "answered",
+      answer: "Answered.",
+      question: `${"a".repeat(199)}😀 and more after the cut`,
+    });
+    await pay({
+      kind: "question",
+      amount: 1500,
+      status: "captured",
+      expertId: writer.expert.id,
+      questionId: question.id,
+    });
+    const response = await get("/expert/earnings/export", writer.cookie);
+    const text = await response.text();
+    // A cut through the emoji would leave its first half, which the response writes as U+FFFD.
+    expect(text).not.toContain("\uFFFD");
+    expect(text).toContain(`${"a".repeat(199)}😀`);
+    expect(text).not.toContain("and more after the cut");
+  });
+
   it("gives another expert only their own lines", async () => {
     const text = await (await get("/expert/earnings/export", other.cookie)).text();
     expect(text.trimEnd().split("\r\n")).toHaveLength(2);
