@@ -105,6 +105,7 @@ async function serve(request: Request, context: AppLoadContext, ctx: ExecutionCo
   const served = await serveWithEdgeCache(request, () => handleRemixRequest(request, context), {
     ...edgeCache(),
     waitUntil: (promise) => ctx.waitUntil(promise),
+    scriptNonce: () => context.cspNonce,
   });
   const response = new Response(served.body, served);
   // A response that starts or ends a session (signing in hands out the cookie) is as private as one

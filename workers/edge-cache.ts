@@ -155,7 +155,7 @@ const acceptsGzip = (request: Request) => /\bgzip\b/i.test(request.headers.get("
 
 /**
  * Stores a copy for s-maxage + stale-while-revalidate, remembering when and with what headers:
- * gzip-compressed, and for a page the hashes of its inline scripts.
+ * gzip-compressed, and for a page the hashes of its inline scripts (those with `scriptNonce`).
  */
 async function store(
   cache: Cache,
@@ -164,11 +164,12 @@ async function store(
   freshness: Freshness,
   now: number,
   hot: HotCopies | undefined,
+  scriptNonce: string,
 ) {
   const headers = new Headers(response.headers);
   const text = await response.text();
   if ((headers.get("Content-Type") ?? "").toLowerCase().startsWith("text/html")) {
-    headers.set(SCRIPT_HASHES_HEADER, (await inlineScriptHashes(text)).join(" "));
+    headers.set(SCRIPT_HASHES_HEADER, (await inlineScriptHashes(text, scriptNonce)).join(" "));
   }
   headers.set("ETag", await weakEtag(text));
   const compressed = await new Response(
@@ -368,6 +369,8 @@ export type EdgeCacheOptions = {
   now?: () => number;
   /** The isolate's copies in memory, consulted before the Cache API (the Worker keeps one). */
   hot?: HotCopies;
+  /** The nonce the page was rendered with: only its scripts are hashed into a stored copy's policy. */
+  scriptNonce: () => string;
 };
 
 /**
@@ -377,7 +380,7 @@ export type EdgeCacheOptions = {
 export async function serveWithEdgeCache(
   request: Request,
   render: () => Promise<Response>,
-  { cache, waitUntil, now = Date.now, buildVersion, hot }: EdgeCacheOptions,
+  { cache, waitUntil, now = Date.now, buildVersion, hot, scriptNonce }: EdgeCacheOptions,
 ): Promise<Response> {
   const key = edgeCacheKey(request, buildVersion);
   if (key === null) return withStatus(await render(), "BYPASS");
@@ -388,7 +391,7 @@ export async function serveWithEdgeCache(
     if (!freshness) return response;
     const stored = response.clone();
     waitUntil(
-      store(cache, key, stored, freshness, now(), hot).catch((error) => {
+      store(cache, key, stored, freshness, now(), hot, scriptNonce()).catch((error) => {
         console.error(
           JSON.stringify({ level: "error", message: "edge cache put failed", error: String(error) }),
         );

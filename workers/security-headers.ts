@@ -34,15 +34,17 @@ export type InlineScripts = { nonce: string } | { hashes: string[] };
 
 /**
  * The SHA-256 sources (`'sha256-…'`) of a page's inline scripts, as browsers hash them: the text
- * between the tags, byte for byte (script text is never entity-decoded).
+ * between the tags, byte for byte (script text is never entity-decoded). Only the scripts that carry
+ * the render's `nonce`, the ones the page itself wrote: a script injected into the markup would not
+ * have run when rendered, and it must not be allowed in every copy served after.
  */
-export async function inlineScriptHashes(html: string): Promise<string[]> {
+export async function inlineScriptHashes(html: string, nonce: string): Promise<string[]> {
   const scripts: string[] = [];
   let open: string[] | null = null;
   await new HTMLRewriter()
     .on("script", {
       element(element) {
-        if (element.hasAttribute("src")) return;
+        if (element.hasAttribute("src") || element.getAttribute("nonce") !== nonce) return;
         const chunks: string[] = [];
         open = chunks;
         element.onEndTag(() => {

@@ -244,6 +244,7 @@ describe("the edge cache", () => {
       cache: edge(),
       waitUntil: (promise: Promise<unknown>) => pending.push(promise),
       buildVersion: build.assets.version,
+      scriptNonce: () => "test-nonce",
     };
     const request = new Request(`${BASE}/category/e-commerce`);
     await serveWithEdgeCache(
@@ -298,6 +299,7 @@ describe("the copies an isolate keeps in memory", () => {
       hot: new HotCopies(),
       waitUntil: (promise: Promise<unknown>) => pending.push(promise),
       now: () => clock,
+      scriptNonce: () => "test-nonce",
     };
     const render = async () => {
       counts.renders++;
