@@ -51,7 +51,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const filter = (ADMIN_EXPERT_FILTERS as readonly string[]).includes(requested ?? "")
     ? (requested as AdminExpertFilter)
     : "all";
-  const search = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const search = [...(url.searchParams.get("q") ?? "")].slice(0, 100).join("");
   const list = await listExpertsForAdmin(context.primaryDb, {
     filter,
     search,

@@ -50,9 +50,12 @@ export const DEFAULT_BROWSE_QUERY: BrowseQuery = {
   page: 1,
 };
 
-/** A search as the page uses it: single spaces, trimmed, at most SEARCH_MAX_LENGTH characters. */
+/**
+ * A search as the page uses it: single spaces, trimmed, at most SEARCH_MAX_LENGTH characters, cut
+ * by code point (half an emoji is written as U+FFFD by the server and kept by the browser).
+ */
 export function normalizeSearch(value: string): string {
-  return value.replace(/\s+/g, " ").trim().slice(0, SEARCH_MAX_LENGTH).trim();
+  return [...value.replace(/\s+/g, " ").trim()].slice(0, SEARCH_MAX_LENGTH).join("").trim();
 }
 
 /**

@@ -57,6 +57,12 @@ describe("admin: experts (verify and feature)", () => {
     const underscore = await (await get("/admin/experts?q=bart_", adminCookie)).text();
     expect(underscore).toContain("Bartholomew Fitzgerald-Montgomery");
     expect(underscore).not.toContain("Bart Other");
+    // A long search is cut by character, never through an emoji.
+    const cut = await (
+      await get(`/admin/experts?q=${encodeURIComponent(`${"a".repeat(99)}😀b`)}`, adminCookie)
+    ).text();
+    expect(cut).not.toContain("\uFFFD");
+    expect(cut).toContain(`${"a".repeat(99)}😀`);
     // "%" is not LIKE's anything either.
     expect(await (await get("/admin/experts?q=%25", adminCookie)).text()).toContain("No experts found");
   });

@@ -33,6 +33,8 @@ describe("the browse query", () => {
     });
     expect(parse("minPrice=abc&maxPrice=12.5&page=1e30").page).toBe(1);
     expect(parse(`q=${"x".repeat(1000)}`).q).toHaveLength(100);
+    // 100 characters, not 100 UTF-16 units: the emoji is kept whole, never cut in half.
+    expect(parse(`q=${"a".repeat(99)}${encodeURIComponent("😀")}b`).q).toBe(`${"a".repeat(99)}😀`);
   });
 
   it("keeps a page number deeper than the pages served (it is answered empty, never as page 1)", () => {
