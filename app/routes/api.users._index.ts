@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { createAccountAndSignIn } from "~/auth/sign-in.server";
 import { publicUser } from "~/auth/status.server";
-import { apiError, apiJson, methodNotAllowed, readJson } from "~/lib/api.server";
+import { apiError, apiJson, methodNotAllowed, parseOrThrow, readJsonObject } from "~/lib/api.server";
 import { getSessionUserById } from "~/models/users.server";
-import { CreateUserApiSchema } from "~/schemas/auth";
+import { CreateExpertUserApiSchema, CreateUserApiSchema } from "~/schemas/auth";
 
 export const allowedMethods = ["POST"] as const;
 
@@ -14,7 +14,9 @@ export const allowedMethods = ["POST"] as const;
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed(...allowedMethods);
-  const input = await readJson(request, CreateUserApiSchema);
+  const body = await readJsonObject(request);
+  const expertSignup = "firstName" in body || "lastName" in body;
+  const input = parseOrThrow(expertSignup ? CreateExpertUserApiSchema : CreateUserApiSchema, body);
   const account = await createAccountAndSignIn(context, request, input);
   if (!account.ok) {
     return apiError(account.httpStatus, account.message, {

@@ -104,31 +104,37 @@ export const ChangePasswordApiSchema = z
 /**
  * POST /api/users: SPEC.md section 7's three sign-up payloads in one: {email, username, password}
  * (subscription), with `name` (register), or with `firstName` and `lastName` (expert sign-up), where
- * both names are required (SPEC.md section 5) once either is sent.
+ * both names are required (SPEC.md section 5) once either is sent. The expert sign-up has its own
+ * e-mail message in SPEC.md, hence the two schemas.
  */
-export const CreateUserApiSchema = z
-  .object({
-    username: UsernameSchema,
-    email: emailWith("Must be a valid email address"),
-    password: NewPasswordSchema,
-    name: NameSchema.optional(),
-    firstName: z
-      .string()
-      .overwrite(toSingleLine)
-      .trim()
-      .max(50, { error: "First name must be at most 50 characters" })
-      .optional(),
-    lastName: z
-      .string()
-      .overwrite(toSingleLine)
-      .trim()
-      .max(50, { error: "Last name must be at most 50 characters" })
-      .optional(),
-  })
-  .superRefine((value, context) => {
-    if (value.firstName === undefined && value.lastName === undefined) return;
-    if (!value.firstName)
-      context.addIssue({ code: "custom", path: ["firstName"], message: "First name is required" });
-    if (!value.lastName)
-      context.addIssue({ code: "custom", path: ["lastName"], message: "Last name is required" });
-  });
+const createUserApiSchema = (emailMessage: string) =>
+  z
+    .object({
+      username: UsernameSchema,
+      email: emailWith(emailMessage),
+      password: NewPasswordSchema,
+      name: NameSchema.optional(),
+      firstName: z
+        .string()
+        .overwrite(toSingleLine)
+        .trim()
+        .max(50, { error: "First name must be at most 50 characters" })
+        .optional(),
+      lastName: z
+        .string()
+        .overwrite(toSingleLine)
+        .trim()
+        .max(50, { error: "Last name must be at most 50 characters" })
+        .optional(),
+    })
+    .superRefine((value, context) => {
+      if (value.firstName === undefined && value.lastName === undefined) return;
+      if (!value.firstName)
+        context.addIssue({ code: "custom", path: ["firstName"], message: "First name is required" });
+      if (!value.lastName)
+        context.addIssue({ code: "custom", path: ["lastName"], message: "Last name is required" });
+    });
+
+export const CreateUserApiSchema = createUserApiSchema("Must be a valid email address");
+/** The expert sign-up's payload (it names `firstName` or `lastName`). */
+export const CreateExpertUserApiSchema = createUserApiSchema("Please provide a valid email address");

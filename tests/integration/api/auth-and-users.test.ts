@@ -313,6 +313,19 @@ describe("POST /api/users", () => {
       firstName: ["First name is required"],
       lastName: ["Last name is required"],
     });
+    // Its e-mail message is the expert sign-up's own (SPEC.md section 5).
+    const expertEmail = await callApi("POST", "/api/users", {
+      body: {
+        username: "apiexpertmail",
+        email: "nope",
+        password: "name-pass-1",
+        firstName: "Exa",
+        lastName: "Mple",
+      },
+    });
+    expect((await json(expertEmail)).fieldErrors).toEqual({
+      email: ["Please provide a valid email address"],
+    });
     const halfNamed = await callApi("POST", "/api/users", {
       body: { username: "apihalf", email: "h@example.com", password: "name-pass-1", firstName: "Half" },
     });
