@@ -66,19 +66,21 @@ describe("POST /api/create-payment-intent with Stripe configured", () => {
       reason: "price_changed",
     });
     const date = bookableDate({ n: 36 });
-    const session = await callApi("POST", "/api/create-payment-intent", {
-      cookie: client.cookie,
-      body: {
-        type: "session",
-        expertId: expert.expertId,
-        date,
-        time: "10:00",
-        name: "Jordan Client",
-        email: "jordan@example.com",
-        message: MESSAGE,
-        expectedAmount: 1,
-      },
-    });
+    const bookAt = (expectedAmount: number) =>
+      callApi("POST", "/api/create-payment-intent", {
+        cookie: client.cookie,
+        body: {
+          type: "session",
+          expertId: expert.expertId,
+          date,
+          time: "10:00",
+          name: "Jordan Client",
+          email: "jordan@example.com",
+          message: MESSAGE,
+          expectedAmount,
+        },
+      });
+    const session = await bookAt(1);
     expect(session.status).toBe(409);
     expect(await json(session)).toMatchObject({ reason: "price_changed" });
     expect(await countBookings(expert.expertId)).toBe(0);
@@ -89,19 +91,7 @@ describe("POST /api/create-payment-intent with Stripe configured", () => {
     );
     expect(askedOfStripe).toEqual([]);
 
-    const shown = await callApi("POST", "/api/create-payment-intent", {
-      cookie: client.cookie,
-      body: {
-        type: "session",
-        expertId: expert.expertId,
-        date,
-        time: "10:00",
-        name: "Jordan Client",
-        email: "jordan@example.com",
-        message: MESSAGE,
-        expectedAmount: 15000,
-      },
-    });
+    const shown = await bookAt(15000);
     expect(shown.status).toBe(200);
     expect(await json(shown)).toMatchObject({ type: "session", status: "requires_payment", amount: 15000 });
   });
