@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, screenshot, type Viewport } from "./harness";
+import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, type Viewport } from "./harness";
 import {
   gotoHydrated,
   holdScripts,
@@ -185,6 +185,44 @@ describe("the expert's analytics page", () => {
     const scroller = page.getByRole("region", { name: "Monthly figures", exact: true });
     expect(await scroller.getAttribute("tabindex")).toBe("0");
     expect(await scroller.locator("table").count()).toBe(1);
+  });
+
+  it("shows its month labels whole on a 320 px phone, the latest month among them", async () => {
+    const page = await newPage(SMALL_PHONE);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/earnings/analytics");
+    const axes = page.locator(".bar-chart__x");
+    expect(await axes.count()).toBe(2);
+    for (const axis of await axes.all()) {
+      // Each shown label's text as drawn: its own box clips it unless its overflow is visible.
+      const labels = await axis.locator(".bar-chart__label").evaluateAll((spans) =>
+        spans.map((span) => {
+          const range = document.createRange();
+          range.selectNodeContents(span);
+          const text = range.getBoundingClientRect();
+          const box = span.getBoundingClientRect();
+          const style = getComputedStyle(span);
+          const clipped =
+            style.overflowX !== "visible" && (text.left < box.left - 0.5 || text.right > box.right + 0.5);
+          return { text: span.textContent, shown: style.visibility !== "hidden", clipped, ...text.toJSON() };
+        }),
+      );
+      expect(labels).toHaveLength(12);
+      expect(labels.at(-1)?.shown, "the latest month is labelled").toBe(true);
+      const shown = labels.filter((label) => label.shown);
+      expect(shown.length).toBeGreaterThanOrEqual(6);
+      for (const [index, label] of shown.entries()) {
+        expect(label.clipped, `${label.text} is cut off`).toBe(false);
+        const next = shown[index + 1];
+        if (next) expect(label.right, `${label.text} runs into ${next.text}`).toBeLessThanOrEqual(next.left);
+      }
+      const frame = await axis.evaluate((element) =>
+        element.closest(".card")?.getBoundingClientRect().toJSON(),
+      );
+      expect(shown[0].left).toBeGreaterThanOrEqual(frame.left);
+      expect(shown.at(-1)?.right).toBeLessThanOrEqual(frame.right);
+    }
+    await expectNoHorizontalScroll(page, "analytics at 320 px");
   });
 });
 
