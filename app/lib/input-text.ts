@@ -7,6 +7,9 @@
  * - control characters other than tab and line breaks (NUL and the like) are dropped;
  * - characters that are invisible and mean nothing in plain text (zero-width space, word joiner,
  *   byte-order mark) are dropped;
+ * - the two bidirectional overrides (U+202D, U+202E) are dropped: they draw the letters after them
+ *   in reverse, so "evil" can read "live". Marks, embeddings and isolates stay, since right-to-left
+ *   writing uses them and none of them reorders the letters of a word;
  * - the ends lose whitespace and every invisible format character (joiners and direction marks
  *   only mean something between letters), so eleven zero-width joiners are an empty question; but
  *   the tag characters that spell a flag such as Wales' (U+E0020 to U+E007F right after 🏴) stay
@@ -18,7 +21,7 @@ export function cleanInputText(text: string): string {
   return text
     .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD")
     .replace(/(?![\t\n\r])\p{Cc}/gu, "")
-    .replace(/[\u200B\u2060\uFEFF]/g, "")
+    .replace(/[\u200B\u2060\uFEFF\u202D\u202E]/g, "")
     .replace(
       /^[\s\p{Cf}]+|(?:(?!(?<=\u{1F3F4}[\u{E0020}-\u{E007E}]*)[\u{E0020}-\u{E007F}])[\s\p{Cf}])+$/gu,
       "",

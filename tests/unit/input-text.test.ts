@@ -34,6 +34,14 @@ describe("cleanInputText", () => {
     expect(cleanInputText(`🏴 ${"\u{E0067}".repeat(3)}`)).toBe("🏴");
   });
 
+  it("drops the overrides that draw letters in reverse, keeping marks, embeddings and isolates", () => {
+    // "evil" after a right-to-left override reads "live".
+    expect(cleanInputText("Great answer \u202Eevil\u202C, thanks")).toBe("Great answer evil\u202C, thanks");
+    expect(cleanInputText("a\u202Db\nc\u202Ed")).toBe("ab\ncd");
+    const rightToLeft = "قال \u2067Hello\u2069 ثم \u202BWorld\u202C و\u200F";
+    expect(cleanInputText(`${rightToLeft} نعم`)).toBe(`${rightToLeft} نعم`);
+  });
+
   it("drops NUL and the other control characters, keeping tab and line breaks", () => {
     expect(cleanInputText(`ab${"\u0000".repeat(8)}`)).toBe("ab");
     expect(cleanInputText("a\u0007b\u001bc\u007fd\u0085e\tf\ng\rh")).toBe("abcde\tf\ng\rh");
