@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type AppLoadContext, data } from "@remix-run/cloudflare";
+import { cutText } from "~/lib/input-text";
 import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";
 import { createUser, isUsernameTaken, UsernameTakenError } from "~/models/users.server";
 import {
@@ -39,7 +40,7 @@ function submittedValues(form: FormData): ExpertSignupValues {
     const texts = form
       .getAll(name)
       .filter((value): value is string => typeof value === "string")
-      .map((value) => value.slice(0, ECHO_MAX_LENGTH));
+      .map((value) => cutText(value, ECHO_MAX_LENGTH));
     if (texts.length === 0) continue;
     values[name] = name === "expertise" ? texts : texts[0];
   }

@@ -28,6 +28,16 @@ export function cleanInputText(text: string): string {
     );
 }
 
+/**
+ * `text` cut to at most `maxUnits` UTF-16 units (what `.length` and the schemas' limits count),
+ * one unit shorter where the cut would split a character such as an emoji in half: the half
+ * would be shown or stored as U+FFFD.
+ */
+export function cutText(text: string, maxUnits: number): string {
+  const cut = text.slice(0, maxUnits);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
 const isPasswordField = (name: string) => /password/i.test(name);
 
 /** A form field's value cleaned by `cleanInputText`, unless it is a password or a file. */

@@ -1,3 +1,5 @@
+import { cutText } from "./input-text";
+
 /**
  * Turns what a visitor typed into an FTS5 query: each word becomes a quoted prefix term ("mark"*)
  * and all must match. Quoting makes every character literal, so nothing typed can change the query's
@@ -13,7 +15,7 @@ export function toFtsQuery(search: string): string | null {
       .normalize("NFKC")
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? [];
-  const terms = [...new Set(words.map((word) => word.slice(0, MAX_TERM_LENGTH)))].slice(0, MAX_TERMS);
+  const terms = [...new Set(words.map((word) => cutText(word, MAX_TERM_LENGTH)))].slice(0, MAX_TERMS);
   if (terms.length === 0) return null;
   return terms.map((term) => `"${term}"*`).join(" ");
 }

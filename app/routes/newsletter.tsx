@@ -7,6 +7,7 @@ import { seo } from "~/components/seo";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
 import { readForm } from "~/lib/form-data.server";
+import { cutText } from "~/lib/input-text";
 import { subscribeToNewsletter, unsubscribeFromNewsletter } from "~/models/newsletter.server";
 import { RATE_LIMITED_MESSAGE, withinRateLimit } from "~/models/rate-limits.server";
 import {
@@ -30,7 +31,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const intent = formData.get("intent") === "unsubscribe" ? "unsubscribe" : "subscribe";
   const email = formData.get("email");
   // Sent back with a refusal, so a page posted without JavaScript shows what was typed.
-  const typed = typeof email === "string" ? email.slice(0, 254) : "";
+  const typed = typeof email === "string" ? cutText(email, 254) : "";
   const parsed = NewsletterSchema.safeParse({ email: typeof email === "string" ? email : undefined });
   if (!parsed.success) {
     return data<NewsletterResult>(

@@ -318,6 +318,15 @@ describe("the become-an-expert wizard (server side)", () => {
     expect(await countUsers()).toBe(users0);
   });
 
+  it("cuts an over-long field it sends back without splitting an emoji", async () => {
+    // The echo keeps 5,000 UTF-16 units; the 5,000th here is the first half of 🚀.
+    const response = await submit(application({ bio: `${"a".repeat(4999)}🚀${"b".repeat(50)}` }));
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect((await formState(html)).texts.get("bio")).toBe("a".repeat(4999));
+    expect(html).not.toContain("\uFFFD");
+  });
+
   it("renders a refused application again with what was sent, never the password", async () => {
     const users0 = await countUsers();
     const response = await submit(

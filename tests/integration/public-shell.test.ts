@@ -351,6 +351,18 @@ describe("the newsletter", () => {
     expect(await newsletterRows()).toEqual([]);
   });
 
+  it("sends back an over-long address cut without splitting an emoji", async () => {
+    // 254 UTF-16 units end inside the 😀.
+    const response = await postForm("/newsletter", {
+      email: `${"x".repeat(253)}😀@example.com`,
+      redirectTo: "/",
+    });
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page.split("__remixContext")[0]).toContain(`value="${"x".repeat(253)}"`);
+    expect(page).not.toContain("\uFFFD");
+  });
+
   it("never redirects off the site", async () => {
     for (const redirectTo of ["//evil.example", "https://evil.example/", "/\\evil.example"]) {
       const response = await postForm("/newsletter", { email: "safe@example.com", redirectTo });

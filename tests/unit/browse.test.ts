@@ -72,6 +72,8 @@ describe("the FTS query", () => {
   });
 
   it("returns null when nothing is searchable, and keeps queries small", () => {
+    // Each term keeps 40 UTF-16 units; a letter outside the BMP at the cut is left out whole.
+    expect(toFtsQuery(`a${"𠀀".repeat(20)}`)).toBe(`"a${"𠀀".repeat(19)}"*`);
     expect(toFtsQuery("!!! %%% ---")).toBeNull();
     expect(toFtsQuery(Array.from({ length: 20 }, (_, i) => `w${i}`).join(" "))?.split(" ")).toHaveLength(8);
   });

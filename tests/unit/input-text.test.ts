@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { summarize } from "~/components/seo";
-import { cleanFormValue, cleanInputText, cleanJsonValue } from "~/lib/input-text";
+import { cleanFormValue, cleanInputText, cleanJsonValue, cutText } from "~/lib/input-text";
 
 describe("cleanInputText", () => {
   it("leaves ordinary text, line breaks, tabs, accents, right-to-left text and emoji as typed", () => {
@@ -93,5 +93,15 @@ describe("summarize", () => {
     const summary = summarize("😀".repeat(100));
     expect(summary.endsWith("😀…")).toBe(true);
     expect(/[\ud800-\udbff](?![\udc00-\udfff])/.test(summary)).toBe(false);
+  });
+});
+
+describe("cutText", () => {
+  it("cuts to the limit, one unit short where it would split a character in half", () => {
+    expect(cutText("abcdef", 4)).toBe("abcd");
+    expect(cutText("abc", 10)).toBe("abc");
+    expect(cutText("abc😀def", 4)).toBe("abc");
+    expect(cutText("abc😀def", 5)).toBe("abc😀");
+    expect(cutText("😀", 1)).toBe("");
   });
 });
