@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
-import { BODY_MAX_BYTES, readBodyWithin } from "~/lib/form-data.server";
+import { BODY_MAX_BYTES, mediaTypeOf, readBodyWithin } from "~/lib/form-data.server";
 import { parseId } from "~/lib/ids";
 import { cleanJsonValue, JsonTooDeepError } from "~/lib/input-text";
 import { isActiveExpert } from "~/models/experts.server";
@@ -30,7 +30,7 @@ export async function readJson<Schema extends z.ZodType>(
 export async function readJsonBody(request: Request): Promise<unknown> {
   // The media type itself, not a substring: "text/plain; charset=application/json" is a type a
   // cross-site form may send without a preflight, and it is not JSON.
-  const mediaType = (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+  const mediaType = mediaTypeOf(request);
   if (mediaType !== "application/json" && !/^application\/[\w.+-]+\+json$/.test(mediaType)) {
     throw apiError(415, "Expected a JSON body (Content-Type: application/json)");
   }

@@ -5,6 +5,21 @@ import { cleanFormValue } from "~/lib/input-text";
 export const BODY_MAX_BYTES = 1024 * 1024;
 
 /**
+ * The body's media type from Content-Type, lower-cased, without parameters: "multipart/form-data"
+ * for "Multipart/Form-Data; boundary=x". Checked whole, since a header that only mentions a type
+ * ("text/plain; x=multipart/form-data") is not that type.
+ */
+export function mediaTypeOf(request: Pick<Request, "headers">): string {
+  return (request.headers.get("Content-Type") ?? "").split(";")[0].trim().toLowerCase();
+}
+
+/** Whether the body is sent as a form: URL-encoded fields, or multipart (with files). */
+export function isFormBody(request: Pick<Request, "headers">): boolean {
+  const type = mediaTypeOf(request);
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data";
+}
+
+/**
  * The request's body, read while counting: refused by its declared length before anything is read,
  * and cut off once it passes `limitBytes` when the length was not declared (a chunked body), so an
  * oversized body is never buffered. Null when it is too large.
@@ -44,13 +59,10 @@ export async function readForm(
   request: Pick<Request, "headers" | "body">,
   maxBytes = BODY_MAX_BYTES,
 ): Promise<FormData> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("application/x-www-form-urlencoded") && !type.includes("multipart/form-data")) {
-    throw formRefusal(400, "Expected a form submission.");
-  }
+  if (!isFormBody(request)) throw formRefusal(400, "Expected a form submission.");
   const body = await readBodyWithin(request, maxBytes);
   if (!body) throw formRefusal(413, "The form is too large.");
-  const form = await parseFormBody(body, type);
+  const form = await parseFormBody(body, request.headers.get("Content-Type") ?? "");
   if (!form) throw formRefusal(400, "The form could not be read.");
   return form;
 }

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { forgetCachedUser, getOptionalUser } from "~/auth/session.server";
 import { apiError, methodNotAllowed, parsePathId } from "~/lib/api.server";
+import { mediaTypeOf } from "~/lib/form-data.server";
 import { replaceExpertImage, UploadError } from "~/services/expert-images.server";
 import { IMAGE_MAX_BYTES, readUploadForm } from "~/services/media.server";
 
@@ -24,7 +25,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (!user.expertProfile || expertId !== user.expertProfile.id) {
     return apiError(403, "You can only upload images to your own expert profile");
   }
-  if (!(request.headers.get("Content-Type") ?? "").includes("multipart/form-data")) {
+  if (mediaTypeOf(request) !== "multipart/form-data") {
     return apiError(415, "Expected a multipart/form-data body with an image file");
   }
   try {

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { apiError, apiJson, methodNotAllowed, parsePathId, requireApiUser } from "~/lib/api.server";
+import { mediaTypeOf } from "~/lib/form-data.server";
 import { actorOf } from "~/models/questions.server";
 import { isAdminUser } from "~/models/users.server";
 import { ANSWER_MESSAGES } from "~/schemas/questions";
@@ -20,8 +21,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const user = await requireApiUser(context, request);
   const questionId = parsePathId(params.questionId);
   if (questionId === null) return apiError(404, "Question not found.");
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("multipart/form-data")) {
+  if (mediaTypeOf(request) !== "multipart/form-data") {
     return apiError(415, "Expected a multipart/form-data body with an audio file");
   }
   const refusal = await refusalBeforeUpload(context, request, actorOf(user), questionId);

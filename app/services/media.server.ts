@@ -4,7 +4,7 @@
  * audio answers are private and served only through a route that checks who is asking.
  */
 import { toHex } from "~/lib/bytes";
-import { parseFormBody, readBodyWithin } from "~/lib/form-data.server";
+import { isFormBody, parseFormBody, readBodyWithin } from "~/lib/form-data.server";
 import { AUDIO_UPLOAD_MAX_BYTES } from "~/schemas/questions";
 import { id3TagsEnd } from "./audio-files.server";
 
@@ -111,13 +111,10 @@ const formatMegabytes = (bytes: number) => `${Math.round(bytes / (1024 * 1024))}
  * body is never buffered. A body that is not a form is a 400.
  */
 export async function readUploadForm(request: Request, maxBytes: number): Promise<FormData> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("multipart/form-data") && !type.includes("application/x-www-form-urlencoded")) {
-    throw new UploadError("Expected a form submission.", 400);
-  }
+  if (!isFormBody(request)) throw new UploadError("Expected a form submission.", 400);
   const body = await readBodyWithin(request, maxBytes + MULTIPART_OVERHEAD_BYTES);
   if (!body) throw new UploadError(`The file is too large (at most ${formatMegabytes(maxBytes)}).`, 413);
-  const form = await parseFormBody(body, type);
+  const form = await parseFormBody(body, request.headers.get("Content-Type") ?? "");
   if (!form) throw new UploadError("The form could not be read.", 400);
   return form;
 }

@@ -405,6 +405,11 @@ describe("a body that is not a form, sent to a form-only route that has no page"
     const cookie = await signIn("notaform", "not-a-form-pass");
     const refusals = [
       await postRaw("/logout", "x", { contentType: "text/plain", cookie }),
+      // A type that only mentions a form's is not a form.
+      await postRaw("/logout", "x=1", {
+        contentType: "text/plain; x=application/x-www-form-urlencoded",
+        cookie,
+      }),
       await postRaw("/reviews", JSON.stringify({ subject: "question", questionId: 1, rating: 5 }), {
         contentType: "application/json",
         cookie,

@@ -139,6 +139,15 @@ describe("POST /api/questions/{id}/audio", () => {
       body: { status: "answered" },
     });
     expect(jsonBody.status).toBe(415);
+    // A multipart body under a type that only mentions multipart is refused as such, not misread.
+    const form = new Request("http://x", { method: "POST", body: audioForm(WEBM_BYTES) });
+    const disguised = await callApi("POST", `/api/questions/${question.id}/audio`, {
+      cookie: expert.cookie,
+      body: await form.text(),
+      contentType: `text/plain; x=${form.headers.get("Content-Type")}`,
+    });
+    expect(disguised.status).toBe(415);
+    expect(await errorOf(disguised)).toBe("Expected a multipart/form-data body with an audio file");
     expect((await env.MEDIA.list({ prefix: `audio/questions/${question.id}/` })).objects).toEqual([]);
     expect((await getQuestion(question.id)).status).toBe("pending");
   });
