@@ -330,7 +330,7 @@ export const API_ROUTES: ApiRoute[] = [
   {
     path: "/api/user/favorites/{expertId}/status",
     file: "api.user.favorites.$expertId.status.ts",
-    operations: [{ method: "get", summary: "{favorited}", auth: "user" }],
+    operations: [{ method: "get", summary: "{favorited}", auth: "user", responses: notFound }],
   },
   {
     path: "/api/user/favorites/{expertId}",

@@ -155,7 +155,14 @@ describe("the favourites API", () => {
     // The favourite is read in the session lookup's batch.
     expect(d1Queries(status)).toBe(1);
     expect(await status.json()).toEqual({ favorited: true });
-    expect(await (await api("/api/user/favorites/abc/status", "GET", cookie)).json()).toEqual({
+    // An id that is not one is a 404, as on POST; an id no expert has is not a favourite.
+    for (const id of ["abc", "2.5", "0x1"]) {
+      const bad = await api(`/api/user/favorites/${id}/status`, "GET", cookie);
+      expect(bad.status, id).toBe(404);
+      expect(await bad.json(), id).toEqual({ error: "Expert not found" });
+    }
+    expect((await api("/api/user/favorites/abc/status", "GET")).status).toBe(401);
+    expect(await (await api("/api/user/favorites/999999/status", "GET", cookie)).json()).toEqual({
       favorited: false,
     });
     expect(await (await api(`/api/user/favorites/${ada.id}/status`, "GET", otherCookie)).json()).toEqual({
