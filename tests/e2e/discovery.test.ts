@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
 import { gotoHydrated, holdScripts, reloadHydrated, signInAs } from "./support/pages";
 
 /** The names on the expert cards, in order. */
@@ -495,6 +495,41 @@ describe("expert profiles and favourites", () => {
     await gotoHydrated(desktop, "/demo-expert");
     expect(await desktop.locator(".profile__bottom-bar").isVisible()).toBe(false);
     await screenshot(desktop, "discovery-profile-desktop");
+  });
+
+  it("scrolls what Tab reaches clear of the phone's action bar and header, down to the footer", async () => {
+    for (const viewport of [SMALL_PHONE, PHONE]) {
+      const page = await newPage(viewport);
+      await gotoHydrated(page, "/demo-expert");
+      const hidden: string[] = [];
+      let last = "";
+      for (let step = 0; step < 120; step++) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement | null;
+          if (!element || element === document.body) return null;
+          const box = element.getBoundingClientRect();
+          const bar = document.querySelector(".profile__bottom-bar")?.getBoundingClientRect();
+          const header = document.querySelector(".site-header")?.getBoundingClientRect();
+          const name = `${element.tagName} "${(element.innerText || element.getAttribute("aria-label") || element.getAttribute("name") || "").trim().slice(0, 40)}"`;
+          // The skip link shows over the header; a panel taller than the room between the two
+          // bars cannot fit, and only has to start in view.
+          const fixed = element.closest(".profile__bottom-bar, .site-header, .skip-link") !== null;
+          const top = header?.bottom ?? 0;
+          const bottom = bar?.top ?? window.innerHeight;
+          const fits = box.height <= bottom - top;
+          const covered =
+            !fixed && (box.top < top - 1 || (fits ? box.bottom > bottom + 1 : box.top > bottom));
+          return { name, covered, id: `${name}@${Math.round(box.top + window.scrollY)}` };
+        });
+        if (!focused || focused.id === last) break;
+        last = focused.id;
+        if (focused.covered) hidden.push(focused.name);
+      }
+      expect(last, "Tab reached the footer's last control").toMatch(/^BUTTON "Subscribe"/);
+      expect(hidden, `${viewport.width} px`).toEqual([]);
+      await page.context().close();
+    }
   });
 });
 
