@@ -95,8 +95,36 @@ export function useSubmitKeptUnderThePointer(formId: string) {
 }
 
 /**
- * Conform's useForm, with the form's submit button kept under the pointer that presses it, and a
- * valid form that is sent while the browser is offline kept as it is, with a message. (A fetcher's
+ * Checks a field as the person leaves it only once they have changed it. Tabbing through a form to
+ * reach a button further on (Log Out below the password fields) would otherwise mark every empty
+ * field it passes as wrong, and read each message out. A field's focusout is held back from conform
+ * (and the page's other listeners) until the field has had an input or change event; a submit
+ * still checks every field.
+ */
+export function useBlurChecksOnlyWhatWasEdited(formId: string) {
+  useEffect(() => {
+    const edited = new WeakSet<EventTarget>();
+    const isOwnField = (target: EventTarget | null): target is FormControl =>
+      isFormControl(target) && !(target instanceof HTMLButtonElement) && target.form?.id === formId;
+    const onEdit = (event: Event) => {
+      if (isOwnField(event.target)) edited.add(event.target);
+    };
+    const onFocusOut = (event: FocusEvent) => {
+      if (isOwnField(event.target) && !edited.has(event.target)) event.stopPropagation();
+    };
+    const listening = new AbortController();
+    const options = { capture: true, signal: listening.signal };
+    document.addEventListener("input", onEdit, options);
+    document.addEventListener("change", onEdit, options);
+    document.addEventListener("focusout", onFocusOut, options);
+    return () => listening.abort();
+  }, [formId]);
+}
+
+/**
+ * Conform's useForm, with the form's submit button kept under the pointer that presses it, a field
+ * checked on leaving it only once it was changed, and a valid form that is sent while the browser
+ * is offline kept as it is, with a message. (A fetcher's
  * failed submission cannot be caught later: Remix reloads the page's data after it, which fails too;
  * a page's own forms are also covered by their routes' keepFormWhenOffline.)
  */
@@ -110,6 +138,7 @@ export function useForm<Schema extends Record<string, unknown>, FormValue = Sche
     },
   });
   useSubmitKeptUnderThePointer(result[0].id);
+  useBlurChecksOnlyWhatWasEdited(result[0].id);
   return result;
 }
 

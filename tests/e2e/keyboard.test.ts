@@ -395,6 +395,28 @@ describe("using the site by keyboard", () => {
     await expect.poll(async () => (await focused(page))?.id).toBe("account-profile-name");
   });
 
+  it("checks a field as Tab leaves it only once it was changed, so tabbing past empty ones marks nothing", async () => {
+    const page = await pageAs("client", PHONE);
+    await gotoHydrated(page, "/dashboard/settings");
+    const password = page.locator("form").filter({ has: page.getByLabel("Current Password") });
+    await page.getByLabel("Current Password").focus();
+    // On through the three empty password fields, to the controls after them.
+    await tabTo(page, (text) => text === "Change Password");
+    await page.keyboard.press("Tab");
+    await framesLater(page);
+    expect(await password.locator('[aria-invalid="true"]').count()).toBe(0);
+    expect(await password.locator("[id$='-error']").allTextContents()).toEqual(
+      expect.not.arrayContaining([expect.stringMatching(/\S/)]),
+    );
+    // A field typed in is still checked as it is left.
+    await page.getByLabel("New Password", { exact: true }).fill("short");
+    await page.getByLabel("New Password", { exact: true }).press("Tab");
+    await expect
+      .poll(() => page.getByLabel("New Password", { exact: true }).getAttribute("aria-invalid"))
+      .toBe("true");
+    expect(await page.getByLabel("Current Password").getAttribute("aria-invalid")).not.toBe("true");
+  });
+
   it("lets Tab and Space move on from a field still marked invalid, without pulling focus back", async () => {
     const page = await pageAs("client", PHONE);
     await gotoHydrated(page, `/ask/${await demoExpertId(page)}`);
