@@ -335,7 +335,9 @@ export default function AskScreen() {
           {testMode
             ? "Test Mode: Submit questions without payment"
             : mode === "subscription"
-              ? "Included in your subscription: get your personalized expert answer within 24 hours"
+              ? allowanceUsed
+                ? "Your subscription includes one question a day, and today's has been asked"
+                : "Included in your subscription: get your personalized expert answer within 24 hours"
               : `Pay ${priceText} and get your personalized expert answer within 24 hours`}
         </p>
         {testMode ? <span className="badge badge--warning">Test Mode Active</span> : null}

@@ -430,6 +430,9 @@ describe("asking as a subscriber", () => {
     await makeSubscriber(client.userId);
     const page = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
     expect(page).toContain("Included in your subscription: 1 question left today.");
+    expect(page).toContain(
+      "Included in your subscription: get your personalized expert answer within 24 hours",
+    );
     expect(page).not.toContain("Test Mode Active");
 
     const response = await postForm(
@@ -467,6 +470,9 @@ describe("asking as a subscriber", () => {
     expect(await second.text()).toContain("Your next question is available tomorrow (from midnight UTC).");
     const page = await (await get(`/ask/${expert.expertId}`, client.cookie)).text();
     expect(page).toContain("You have used today&#x27;s question");
+    // The subtitle no longer says the question is included.
+    expect(page).toContain("Your subscription includes one question a day, and today&#x27;s has been asked");
+    expect(page).not.toContain("Included in your subscription: get your personalized");
     expect(await countQuestions(client.userId)).toBe(1);
   });
 
