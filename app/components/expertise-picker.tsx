@@ -47,9 +47,9 @@ export function ExpertisePicker({
       aria-describedby={[hintId, invalid ? errorId : null].filter(Boolean).join(" ")}
       aria-invalid={invalid || undefined}
     >
-      <legend className="label">{legend}</legend>
+      <legend className="label label--required">{legend}</legend>
       <p id={hintId} className="hint">
-        Choose up to {MAX_EXPERTISE} ({selected.length} of {MAX_EXPERTISE} chosen).
+        Choose 1 to {MAX_EXPERTISE} ({selected.length} of {MAX_EXPERTISE} chosen).
       </p>
       <div className="chip-group">
         {categories.map((category) => {

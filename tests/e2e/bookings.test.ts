@@ -109,6 +109,11 @@ describe("booking a session in the browser (test mode)", () => {
     expect(await saturday.getAttribute("aria-disabled")).toBe("true");
     // The time select waits for a date.
     expect(await client.locator("#book-session-time").isDisabled()).toBe(true);
+    // The date is starred as required, like the time, though a calendar cannot carry `required`.
+    const star = (selector: string) =>
+      client.locator(selector).evaluate((label) => getComputedStyle(label, "::after").content);
+    expect(await star("#book-date-label")).toBe(await star("label[for='book-session-time']"));
+    expect(await star("#book-date-label")).toContain("*");
 
     // SPEC.md's messages, checked in the browser before anything is sent.
     await client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click();

@@ -213,6 +213,18 @@ describe("paid questions in the browser (test mode)", () => {
       )
       .toBe(true);
     await screenshot(expert, "questions-desk-answer-dialog-desktop");
+    // Sending no recording names the problem on the button that stays focused.
+    await dialog.getByRole("tab", { name: "Audio Response" }).click();
+    const sendAudio = dialog.getByRole("button", { name: "Send Audio Response" });
+    await sendAudio.click();
+    await expect
+      .poll(() =>
+        sendAudio.evaluate(
+          (button) => document.getElementById(button.getAttribute("aria-describedby") ?? "")?.textContent,
+        ),
+      )
+      .toBe("Please provide either a text answer or an audio response.");
+    await dialog.getByRole("tab", { name: "Text Response" }).click();
 
     const answer =
       "Price the outcome, not the hours: a three-month retainer with a fixed monthly fee works well.";

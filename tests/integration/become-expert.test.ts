@@ -179,6 +179,14 @@ describe("the become-an-expert wizard (server side)", () => {
     expect(expert.timeZone).toBe(canonicalTimeZone("Asia/Kolkata"));
   });
 
+  it("marks what the application requires, the terms box and the group of expertise chips too", async () => {
+    const page = shownOnPage(await (await get("/become-expert")).text());
+    expect(page).toMatch(/<input type="checkbox" name="termsAgreed" required=""/);
+    // A group cannot carry `required`: its legend is starred and its hint says what it needs.
+    expect(page).toMatch(/<legend class="label label--required">Areas of Expertise<\/legend>/);
+    expect(page.replaceAll("<!-- -->", "")).toContain("Choose 1 to 3 (0 of 3 chosen).");
+  });
+
   it("starts the schedule in UTC when no zone (no JavaScript) or an unknown one is sent, and says so", async () => {
     const page = await (await get("/become-expert")).text();
     expect(shownOnPage(page)).toContain("UTC (your time zone can&#x27;t be detected without JavaScript)");

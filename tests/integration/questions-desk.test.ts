@@ -347,6 +347,8 @@ describe("the admin area (/admin)", () => {
     expect(html).toContain(`Answer Question #${question.id}`);
     // The tab says which question is open, as the heading does.
     expect(html).toContain(`<title>Answer Question #${question.id} | Admin | Expert Answers</title>`);
+    // The answer box is marked required (screen readers say so; the stylesheet stars its label).
+    expect(html).toMatch(/<textarea[^>]*name="answer"[^>]*required=""/);
     expect(await (await get("/admin", admin.cookie)).text()).toContain(
       "<title>Admin | Expert Answers</title>",
     );

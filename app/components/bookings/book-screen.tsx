@@ -455,7 +455,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
             {hydrated ? (
               <>
                 <div className="field">
-                  <span className="label" id="book-date-label">
+                  <span className="label label--required" id="book-date-label">
                     Date
                   </span>
                   <MonthCalendar

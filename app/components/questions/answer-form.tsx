@@ -136,6 +136,7 @@ export function AnswerForm({
               value={answer}
               onChange={(event) => setAnswer(event.target.value)}
               placeholder="Write a clear, practical answer..."
+              required
               aria-invalid={shown.answer ? true : undefined}
               aria-describedby={`${id}-answer-error`}
             />
@@ -176,8 +177,9 @@ export function AnswerForm({
               setErrors({});
             }}
           />
-          <ErrorList errors={shown.audio} />
-          <Button type="submit" disabled={busy}>
+          <ErrorList id={`${id}-audio-error`} errors={shown.audio} />
+          {/* Focus stays on this button when the recording is missing: it names the problem. */}
+          <Button type="submit" disabled={busy} aria-describedby={`${id}-audio-error`}>
             {busy ? "Sending..." : "Send Audio Response"}
           </Button>
         </form>

@@ -452,6 +452,7 @@ export function ExpertWizard({
               <input
                 type="checkbox"
                 name="termsAgreed"
+                required
                 defaultChecked={sent.termsAgreed !== undefined}
                 aria-invalid={Boolean(e("termsAgreed")) || undefined}
                 aria-describedby="termsAgreed-error"
