@@ -103,8 +103,9 @@ export default function AdminQuestions() {
           <section
             className="card stack admin-answer-panel"
             aria-labelledby="selected-heading"
-            // Once it is answered or declined the panel closes: the list's heading takes the focus then.
-            data-focus-fallback="selected-heading questions-heading"
+            // Closed (by Close, or once answered or declined), it gives focus back to the row's link
+            // that opened it, else to the list's heading.
+            data-focus-fallback={`question-link-${selected.id} selected-heading questions-heading`}
           >
             <div className="row admin-answer-panel__head">
               <h2 id="selected-heading" tabIndex={-1}>
@@ -183,6 +184,7 @@ export default function AdminQuestions() {
             extraColumn={{ header: "Expert", cell: (row) => row.expertName ?? "None" }}
             action={(row) => (
               <Link
+                id={`question-link-${row.id}`}
                 to={hrefWith({ question: String(row.id) })}
                 preventScrollReset
                 className={buttonClass({

@@ -656,6 +656,28 @@ describe("a fault in the middle of writing", () => {
     await expect.poll(() => admin.evaluate(() => document.activeElement?.id)).toBe("questions-heading");
   });
 
+  it("gives focus back to the row's link when the admin closes the question it opened", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const questionId = await askAsClient(
+      client,
+      await demoExpertId(client),
+      uniqueQuestion("closing the admin's panel"),
+    );
+    const admin = await newPage(PHONE);
+    await signInAs(admin, "admin");
+    await gotoHydrated(admin, "/admin?filter=pending");
+    const rowLink = admin.getByRole("link", { name: `Answer question #${questionId}`, exact: true });
+    await rowLink.focus();
+    await admin.keyboard.press("Enter");
+    await expect.poll(() => admin.evaluate(() => document.activeElement?.id)).toBe("selected-heading");
+    await admin.getByRole("link", { name: "Close", exact: true }).focus();
+    await admin.keyboard.press("Enter");
+    await expect
+      .poll(() => admin.evaluate(() => document.activeElement?.id))
+      .toBe(`question-link-${questionId}`);
+  });
+
   it("answers from the admin area without JavaScript by a POST, never with the answer in the URL", async () => {
     const client = await newPage(DESKTOP);
     await signInAs(client, "client");
