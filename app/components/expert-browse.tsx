@@ -105,11 +105,15 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
     });
   }, [location.key]);
 
-  const go = (next: Partial<BrowseQuery>, options?: { replace?: boolean }) => {
+  const go = (next: Partial<BrowseQuery>, options?: { replace?: boolean; state?: string }) => {
     const target = { ...query, page: 1, ...next };
     sentSearch.current = target.q;
     navigate(hrefFor(view, target), { preventScrollReset: true, ...options });
   };
+
+  // Arrowing through a closed select changes it once a key: a run of changes to one select is one
+  // history entry, which Back leaves at once.
+  const pick = (select: string) => go(formQuery(), { replace: location.state === select, state: select });
 
   const formQuery = () => {
     const form = formRef.current;
@@ -210,7 +214,7 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
             className="select"
             name="category"
             value={category?.slug ?? ""}
-            onChange={() => go(formQuery())}
+            onChange={() => pick("category")}
           >
             <option value="">All Categories</option>
             {categories.map((option) => (
@@ -229,7 +233,7 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
             className="select"
             name="sort"
             value={query.sort}
-            onChange={() => go(formQuery())}
+            onChange={() => pick("sort")}
           >
             {SORTS.map((sort) => (
               <option key={sort} value={sort}>

@@ -278,6 +278,27 @@ describe("browsing experts", () => {
     await expect.poll(async () => (await cardNames(page)).length).toBe(Math.min(all.length, 12));
   });
 
+  it("keeps a run of changes to one select as one step Back undoes, as arrowing through it makes", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/experts");
+    const category = page.getByLabel("Category", { exact: true });
+    await category.selectOption("marketing-and-branding");
+    await page.waitForURL("**/experts?category=marketing-and-branding");
+    // Arrow keys on a closed select: one change, and one load, per key.
+    const sort = page.getByLabel("Sort by");
+    await sort.focus();
+    for (const value of ["price_low", "price_high", "top_rated"]) {
+      await sort.selectOption(value);
+      await page.waitForURL(`**/experts?category=marketing-and-branding&sort=${value}`);
+    }
+    await page.goBack();
+    await page.waitForURL("**/experts?category=marketing-and-branding");
+    await expect.poll(() => sort.inputValue()).toBe("recommended");
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/experts" && url.search === "");
+    await expect.poll(() => category.inputValue()).toBe("");
+  });
+
   it("opens the Filters panel inside the window at every width from 320 to 1280 px", async () => {
     const page = await newPage(DESKTOP);
     for (const path of ["/experts", "/category/sales"]) {
