@@ -26,6 +26,16 @@ async function askAsClient(page: Page, expertId: number, question: string, { aud
   return Number(new URL(page.url()).searchParams.get("question"));
 }
 
+/** A new question from the demo client to the demo expert, and the demo admin signed in on a phone. */
+async function askedWithAdminOnPhone(topic: string) {
+  const client = await newPage(DESKTOP);
+  await signInAs(client, "client");
+  const questionId = await askAsClient(client, await demoExpertId(client), uniqueQuestion(topic));
+  const admin = await newPage(PHONE);
+  await signInAs(admin, "admin");
+  return { questionId, admin };
+}
+
 /** Opens the desk's dialog for one question, as the signed-in expert. */
 async function openAnswerDialog(page: Page, question: string) {
   await gotoHydrated(page, "/expert/questions");
@@ -637,15 +647,7 @@ describe("a fault in the middle of writing", () => {
   });
 
   it("answers from the admin area, focus then on the list's heading rather than the page's top", async () => {
-    const client = await newPage(DESKTOP);
-    await signInAs(client, "client");
-    const questionId = await askAsClient(
-      client,
-      await demoExpertId(client),
-      uniqueQuestion("answering from the admin area"),
-    );
-    const admin = await newPage(PHONE);
-    await signInAs(admin, "admin");
+    const { questionId, admin } = await askedWithAdminOnPhone("answering from the admin area");
     await gotoHydrated(admin, `/admin?filter=pending&question=${questionId}`);
     await admin
       .getByRole("textbox", { name: "Your Answer" })
@@ -657,15 +659,7 @@ describe("a fault in the middle of writing", () => {
   });
 
   it("gives focus back to the row's link when the admin closes the question it opened", async () => {
-    const client = await newPage(DESKTOP);
-    await signInAs(client, "client");
-    const questionId = await askAsClient(
-      client,
-      await demoExpertId(client),
-      uniqueQuestion("closing the admin's panel"),
-    );
-    const admin = await newPage(PHONE);
-    await signInAs(admin, "admin");
+    const { questionId, admin } = await askedWithAdminOnPhone("closing the admin's panel");
     await gotoHydrated(admin, "/admin?filter=pending");
     const rowLink = admin.getByRole("link", { name: `Answer question #${questionId}`, exact: true });
     await rowLink.focus();
