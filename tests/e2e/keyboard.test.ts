@@ -178,6 +178,58 @@ describe("using the site by keyboard", () => {
       .toBe("false");
   });
 
+  it("moves through the header by Tab in the order it is laid out, on one row or two, signed out and in", async () => {
+    /** Tabs from the skip link through the banner, noting where each stop sits on the screen. */
+    const headerStops = async (page: Page) => {
+      await page.keyboard.press("Tab");
+      expect((await focused(page))?.text).toBe("Skip to content");
+      const stops: Array<{ name: string; top: number; bottom: number; left: number }> = [];
+      for (let press = 0; press < 30; press++) {
+        await page.keyboard.press("Tab");
+        const stop = await page.evaluate(() => {
+          const element = document.activeElement as HTMLElement | null;
+          if (!element?.closest('[role="banner"], body > header')) return null;
+          const box = element.getBoundingClientRect();
+          const name = (element.getAttribute("aria-label") ?? element.innerText).trim().replace(/\s+/g, " ");
+          return { name, top: box.top, bottom: box.bottom, left: box.left };
+        });
+        if (!stop) return stops;
+        stops.push(stop);
+        // The phone menu opens from its toggle, its links right after it.
+        if (stop.name === "Open menu") {
+          await page.keyboard.press("Enter");
+          await expect.poll(async () => (await focused(page))?.text).toBe("Close menu");
+        }
+      }
+      throw new Error("Tab never left the header");
+    };
+    const outOfOrder = (stops: Awaited<ReturnType<typeof headerStops>>) =>
+      stops.slice(1).flatMap((stop, at) => {
+        const before = stops[at];
+        const middle = (stop.top + stop.bottom) / 2;
+        const below = middle > before.bottom;
+        const rightOnSameRow = middle > before.top && middle < before.bottom && stop.left > before.left;
+        return below || rightOnSameRow ? [] : [`${before.name} → ${stop.name}`];
+      });
+
+    for (const role of ["anonymous", "expert"] as const) {
+      for (const viewport of [DESKTOP, { width: 1024, height: 768 }, PHONE]) {
+        const page = await pageAs(role, viewport);
+        await gotoHydrated(page, "/about");
+        const stops = await headerStops(page);
+        const where = `${role} at ${viewport.width} px: ${stops.map((stop) => stop.name).join(", ")}`;
+        // Every header control, the seven links among them, and nothing visited out of its place.
+        expect(stops.length, where).toBe((role === "anonymous" ? 3 : 4) + 7 + (viewport === PHONE ? 1 : 0));
+        expect(
+          stops.map((stop) => stop.name),
+          where,
+        ).toContain("Become an Expert");
+        expect(outOfOrder(stops), where).toEqual([]);
+        await page.context().close();
+      }
+    }
+  });
+
   it("puts focus on the new page's heading after following a link, and leaves it on the page's own tabs", async () => {
     const page = await pageAs("client", DESKTOP);
     await gotoHydrated(page, "/about");
