@@ -67,6 +67,8 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
   const filtersRef = useRef<HTMLDetailsElement>(null);
   const ids = useId();
   const [search, setSearch] = useState(query.q);
+  // A changed select shows its new option while the results load (then the URL's, which match).
+  const [picked, setPicked] = useState<BrowseQuery>();
 
   const loading =
     navigation.state === "loading" &&
@@ -97,6 +99,7 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
     }
     if (shownKey.current === location.key) return;
     shownKey.current = location.key;
+    setPicked(undefined);
     requestAnimationFrame(() => {
       const heading = document.querySelector("h1");
       if (!heading || document.activeElement !== document.body) return;
@@ -113,7 +116,11 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
 
   // Arrowing through a closed select changes it once a key: a run of changes to one select is one
   // history entry, which Back leaves at once.
-  const pick = (select: string) => go(formQuery(), { replace: location.state === select, state: select });
+  const pick = (select: string) => {
+    const next = formQuery();
+    setPicked(next);
+    go(next, { replace: location.state === select, state: select });
+  };
 
   const formQuery = () => {
     const form = formRef.current;
@@ -213,7 +220,7 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
             id={`${ids}-category`}
             className="select"
             name="category"
-            value={category?.slug ?? ""}
+            value={(picked ? picked.category : category?.slug) ?? ""}
             onChange={() => pick("category")}
           >
             <option value="">All Categories</option>
@@ -232,7 +239,7 @@ export function ExpertBrowse({ view }: { view: BrowseViewData }) {
             id={`${ids}-sort`}
             className="select"
             name="sort"
-            value={query.sort}
+            value={(picked ?? query).sort}
             onChange={() => pick("sort")}
           >
             {SORTS.map((sort) => (

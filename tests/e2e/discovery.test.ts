@@ -299,6 +299,41 @@ describe("browsing experts", () => {
     await expect.poll(() => category.inputValue()).toBe("");
   });
 
+  it("shows a changed select's new option while its results load, so the next arrow goes on from it", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/category/sales");
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/*.data*", async (route) => {
+      await held;
+      await route.continue().catch(() => {});
+    });
+    // Arrow keys on a closed select, with the results still on their way.
+    const sort = page.getByLabel("Sort by");
+    await sort.focus();
+    await page.keyboard.press("ArrowDown");
+    await expect.poll(() => page.locator(".skeleton-card").count()).toBe(6);
+    expect(await sort.inputValue()).toBe("price_low");
+    await page.keyboard.press("ArrowDown");
+    expect(await sort.inputValue()).toBe("price_high");
+    const category = page.getByLabel("Category", { exact: true });
+    await category.selectOption("legal");
+    expect(await category.inputValue()).toBe("legal");
+    expect(await sort.inputValue()).toBe("price_high");
+
+    release();
+    await page.waitForURL("**/category/legal?sort=price_high");
+    await expect.poll(() => cardNames(page)).toEqual(["Olivia Grant"]);
+    expect([await category.inputValue(), await sort.inputValue()]).toEqual(["legal", "price_high"]);
+    // The picks never shown were never history: Back shows the page they started from, as it was.
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/category/sales" && url.search === "");
+    await expect.poll(() => category.inputValue()).toBe("sales");
+    expect(await sort.inputValue()).toBe("recommended");
+  });
+
   it("opens the Filters panel inside the window at every width from 320 to 1280 px", async () => {
     const page = await newPage(DESKTOP);
     for (const path of ["/experts", "/category/sales"]) {
