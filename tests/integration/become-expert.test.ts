@@ -182,6 +182,8 @@ describe("the become-an-expert wizard (server side)", () => {
   it("marks what the application requires, the terms box and the group of expertise chips too", async () => {
     const page = shownOnPage(await (await get("/become-expert")).text());
     expect(page).toMatch(/<input type="checkbox" name="termsAgreed" required=""/);
+    // Starred as the other required fields are (the star is not read out: the box says "required").
+    expect(page).toMatch(/<span class="label--required">I agree to the/);
     // A group cannot carry `required`: its legend is starred and its hint says what it needs.
     expect(page).toMatch(/<legend class="label label--required">Areas of Expertise<\/legend>/);
     expect(page.replaceAll("<!-- -->", "")).toContain("Choose 1 to 3 (0 of 3 chosen).");

@@ -457,7 +457,7 @@ export function ExpertWizard({
                 aria-invalid={Boolean(e("termsAgreed")) || undefined}
                 aria-describedby="termsAgreed-error"
               />
-              <span>
+              <span className="label--required">
                 I agree to the{" "}
                 <Link to="/terms-of-service" target="_blank" rel="noreferrer">
                   terms and conditions
