@@ -110,6 +110,16 @@ describe("becoming an expert in the browser", () => {
       .toBe(true);
     await form.getByLabel("Session Price (USD)").fill("80");
     await form.getByLabel("I agree to the terms and conditions").check();
+    // The box's text is starred as required, and the star stays on the line of the last word.
+    const terms = form.locator("label.checkbox > span");
+    const lastLines = await terms.evaluate((text) => {
+      const star = getComputedStyle(text, "::after").content;
+      const lineOf = (element: Element) => Math.round([...element.getClientRects()].at(-1)?.bottom ?? 0);
+      return { star, text: lineOf(text), link: lineOf(text.querySelector("a") as Element) };
+    });
+    expect(lastLines.star).toContain("*");
+    // (The link's box is a few pixels shorter than its line's; a line apart is 24 px.)
+    expect(Math.abs(lastLines.text - lastLines.link)).toBeLessThan(8);
     await screenshot(page, "become-expert-pricing-phone");
     await form.getByRole("button", { name: "Create Expert Profile" }).click();
     await expect.poll(() => page.getByText("Your expert profile is ready").isVisible()).toBe(true);
