@@ -138,27 +138,29 @@ export function ClientBookings({
           You have no sessions booked. <Link to="/experts">Find an expert</Link> to book a 60-minute session.
         </p>
       ) : (
-        <table className="bookings-table">
-          <caption className="visually-hidden">Your booked sessions</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Time</th>
-              <th scope="col">Expert</th>
-              <th scope="col">Status</th>
-              {renderActions ? <th scope="col">Actions</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {ordered.map((booking) => (
-              <BookingRow
-                key={booking.id}
-                booking={booking}
-                actions={renderActions ? renderActions(booking) : undefined}
-              />
-            ))}
-          </tbody>
-        </table>
+        <div className="table-frame">
+          <table className="bookings-table">
+            <caption className="visually-hidden">Your booked sessions</caption>
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Time</th>
+                <th scope="col">Expert</th>
+                <th scope="col">Status</th>
+                {renderActions ? <th scope="col">Actions</th> : null}
+              </tr>
+            </thead>
+            <tbody>
+              {ordered.map((booking) => (
+                <BookingRow
+                  key={booking.id}
+                  booking={booking}
+                  actions={renderActions ? renderActions(booking) : undefined}
+                />
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

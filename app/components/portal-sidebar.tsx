@@ -7,7 +7,7 @@ export type PortalLink = { to: string; label: string; children?: PortalLink[]; n
 
 /**
  * The expert portal's navigation (SPEC.md "Expert portal"): a sidebar that collapses behind a
- * toggle under 1024 px. Logout returns to /expert/login.
+ * toggle under 768 px. Logout returns to /expert/login.
  */
 export function PortalSidebar({ links }: { links: PortalLink[] }) {
   const [open, setOpen] = useState(false);

@@ -156,19 +156,21 @@ function BookingsScreen({ bookings, timeZone, today, now }: Loaded) {
     rows.length === 0 ? (
       <p className="empty-state">{empty}</p>
     ) : (
-      <table className="bookings-table">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Date &amp; Time</th>
-            <th scope="col">Client</th>
-            <th scope="col">Status</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>{rows.map(row)}</tbody>
-      </table>
+      <div className="table-frame">
+        <table className="bookings-table">
+          <caption className="visually-hidden">{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Date &amp; Time</th>
+              <th scope="col">Client</th>
+              <th scope="col">Status</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>{rows.map(row)}</tbody>
+        </table>
+      </div>
     );
 
   return (
