@@ -10,6 +10,7 @@ import {
   type ExpertSignupResult,
   ExpertSignupSchema,
   type ExpertSignupValues,
+  PROFILE_NOT_CREATED_MESSAGE,
   SESSION_ENDED_MESSAGE,
   SIGNED_IN_FIELD,
   type SignupNotice,
@@ -209,6 +210,27 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
     for (const url of [images.profile, images.header]) await deleteImageIfUnused(context, url);
     if (saved?.reason === "already_expert")
       return result({ status: "already-expert" }, { status: 409, headers });
+    // The custom URL taken since the check: the form comes back with the field to change (signed
+    // in by now, when the account was made here).
+    if (saved?.field) {
+      const errors = { [saved.field]: [saved.message] };
+      return result(
+        { status: "invalid", errors, values: submittedValues(form) },
+        { status: saved.status, headers },
+      );
+    }
+    // An existing account had nothing made: its form stays, to send again.
+    if (signedIn) {
+      return result(
+        {
+          status: "invalid",
+          errors: {},
+          formError: PROFILE_NOT_CREATED_MESSAGE,
+          values: submittedValues(form),
+        },
+        500,
+      );
+    }
     return result({ status: "partial", redirectTo: "/" }, { status: 500, headers });
   }
   return result({ status: "created", redirectTo: "/expert/dashboard", notices }, { status: 201, headers });

@@ -336,6 +336,9 @@ export const SIGNED_IN_FIELD = "asSignedIn";
 export const SESSION_ENDED_MESSAGE =
   "Your session has ended, so your profile was not created. Sign in again in a new tab (what you typed here stays), then press Create Expert Profile again.";
 
+/** SPEC.md's submit failure, for someone who was signed in already (no account was made). */
+export const PROFILE_NOT_CREATED_MESSAGE = "Failed to create expert profile. Please try again.";
+
 /** SPEC.md's partial success: the account exists, the profile does not. */
 export const PARTIAL_SUCCESS_NOTICE: SignupNotice = {
   title: "Partial Success",

@@ -521,6 +521,69 @@ describe("the become-an-expert wizard (server side)", () => {
     }
   });
 
+  it("keeps a signed-in applicant's form, saying nothing was created, when the profile cannot be", async () => {
+    const { userId } = await insertAccount("outage-applicant", "client-pass");
+    const cookie = await signIn("outage-applicant", "client-pass");
+    const users0 = await countUsers();
+    await env.DB.exec(
+      "CREATE TRIGGER fail_profile BEFORE INSERT ON experts WHEN NEW.title = 'Doomed Title' BEGIN SELECT RAISE(ABORT, 'simulated outage'); END",
+    );
+    try {
+      const { username, password, email, firstName, lastName, ...profileOnly } = application({
+        title: "Doomed Title",
+      });
+      const response = await submit(profileOnly, cookie);
+      expect(response.status).toBe(500);
+      const html = await response.text();
+      // SPEC.md's submit failure, not the new account's "Partial Success": this account existed.
+      expect(html).toContain("Failed to create expert profile. Please try again.");
+      expect(html).not.toContain("Partial Success");
+      expect(html).not.toContain("Your account was created");
+      // What was typed comes back, to send again.
+      const form = await formState(html);
+      expect(form.values.get("title")).toBe("Doomed Title");
+      expect(form.texts.get("bio")).toBe(String(profileOnly.bio));
+      const [user] = await db().select().from(users).where(eq(users.id, userId));
+      expect(user.role).toBe("user");
+      expect(await db().select().from(experts).where(eq(experts.userId, userId))).toHaveLength(0);
+      expect(await countUsers()).toBe(users0);
+    } finally {
+      await env.DB.exec("DROP TRIGGER fail_profile");
+    }
+  });
+
+  it("asks for another custom URL when it is taken between the check and the save", async () => {
+    // Another applicant's profile takes the URL after this one's check: the insert meets the unique index.
+    await env.DB.exec(
+      "CREATE TRIGGER take_url BEFORE INSERT ON experts WHEN NEW.custom_url = 'raced-url' BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: experts.custom_url'); END",
+    );
+    try {
+      const fields = application({ customUrl: "raced-url" });
+      const response = await submit(fields);
+      expect(response.status).toBe(409);
+      const html = await response.text();
+      expect(html).toContain("This custom URL is already taken");
+      expect(html).not.toContain("Partial Success");
+      const form = await formState(html);
+      expect(form.values.get("customUrl")).toBe("raced-url");
+      // The account was made, and its session started: sent again signed in, the form needs only a new URL.
+      const cookie = sessionCookieFrom(response);
+      expect(cookie).not.toBeNull();
+      const { username, password, email, firstName, lastName, ...profileOnly } = fields;
+      const again = await submit({ ...profileOnly, customUrl: "won-url", asSignedIn: "1" }, cookie!);
+      expect(again.status).toBe(201);
+      const [user] = await db()
+        .select()
+        .from(users)
+        .where(eq(users.username, String(username)));
+      expect(user.role).toBe("expert");
+      const [expert] = await db().select().from(experts).where(eq(experts.userId, user.id));
+      expect(expert.customUrl).toBe("won-url");
+    } finally {
+      await env.DB.exec("DROP TRIGGER take_url");
+    }
+  });
+
   it("answers 400, never 500, to a body that is not a form", async () => {
     const response = await postRaw("/become-expert", JSON.stringify({ username: "x" }), {
       contentType: "application/json",
