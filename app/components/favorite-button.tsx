@@ -12,19 +12,21 @@ type FavoriteResult = { favorited?: boolean; error?: string };
 export const FAVORITE_NETWORK_ERROR = "We couldn't reach the server. Please try again.";
 
 /**
- * The profile routes' clientAction: a heart press that never reaches the server (offline, a dropped
- * connection) becomes a message and a reverted heart, not the route's error screen.
+ * The profile routes' clientAction: a heart press that fails (offline, a dropped connection, a
+ * server error) becomes a message and a reverted heart, not the route's error screen.
  */
 export async function favoriteClientAction({ serverAction }: ClientActionFunctionArgs) {
   try {
     return await serverAction<FavoriteResult>();
   } catch (error) {
-    // fetch() rejects with a TypeError when the request never completes; anything else (a redirect,
-    // an error response) keeps Remix's usual handling.
-    if (!(error instanceof TypeError)) throw error;
+    // A redirect (to sign in again) is still followed.
+    if (error instanceof Response) throw error;
     return { error: FAVORITE_NETWORK_ERROR } satisfies FavoriteResult;
   }
 }
+
+const sayFailed = (description: string) =>
+  toast({ title: "Couldn't update your favorites", description, variant: "destructive" });
 
 /**
  * The profile's heart. Signed in, it adds or removes the favourite at once (optimistically) and goes
@@ -51,13 +53,7 @@ export function FavoriteButton({
   const shown = pending ? pending === "favorite" : favorited;
 
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.error) {
-      toast({
-        title: "Couldn't update your favorites",
-        description: fetcher.data.error,
-        variant: "destructive",
-      });
-    }
+    if (fetcher.state === "idle" && fetcher.data?.error) sayFailed(fetcher.data.error);
   }, [fetcher.state, fetcher.data]);
 
   useEffect(() => {
@@ -75,6 +71,10 @@ export function FavoriteButton({
           if (!signedIn) {
             event.preventDefault();
             setNotice(true);
+          } else if (!navigator.onLine) {
+            // Offline, the press would fail before the clientAction (finding the route first).
+            event.preventDefault();
+            sayFailed(FAVORITE_NETWORK_ERROR);
           }
         }}
       >

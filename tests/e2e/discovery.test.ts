@@ -503,19 +503,34 @@ describe("expert profiles and favourites", () => {
     expect(await pressed()).toBe("false");
   });
 
-  it("puts the heart back and says so when the request fails", async () => {
-    const page = await newPage(DESKTOP);
-    await signInAs(page, "client");
-    await gotoHydrated(page, "/hannah-kim");
-    const heart = page.getByRole("button", { name: "Favorite Hannah Kim" });
-    expect(await heart.getAttribute("aria-pressed")).toBe("false");
-    await page.route("**/hannah-kim.data*", (route) =>
-      route.request().method() === "POST" ? route.abort("connectionfailed") : route.continue(),
-    );
-    await heart.click();
-    await page.getByText("Couldn't update your favorites").first().waitFor();
-    await expect.poll(() => heart.getAttribute("aria-pressed")).toBe("false");
-    expect(await page.getByRole("heading", { name: "Hannah Kim", level: 1 }).isVisible()).toBe(true);
+  it("puts the heart back and says so when the request fails, the server errs or the browser is offline", async () => {
+    for (const failure of ["connection", "server error", "offline"] as const) {
+      const page = await newPage(DESKTOP);
+      await signInAs(page, "client");
+      await gotoHydrated(page, "/hannah-kim");
+      const heart = page.getByRole("button", { name: "Favorite Hannah Kim" });
+      expect(await heart.getAttribute("aria-pressed"), failure).toBe("false");
+      if (failure === "offline") {
+        // The first press also looks its route up on the server, which fails before the clientAction.
+        await page.context().setOffline(true);
+      } else {
+        await page.route("**/hannah-kim.data*", (route) =>
+          route.request().method() !== "POST"
+            ? route.continue()
+            : failure === "connection"
+              ? route.abort("connectionfailed")
+              : route.fulfill({ status: 500, contentType: "text/plain", body: "Internal Server Error" }),
+        );
+      }
+      await heart.click();
+      await page.getByText("Couldn't update your favorites").first().waitFor();
+      await expect.poll(() => heart.getAttribute("aria-pressed"), { message: failure }).toBe("false");
+      // Still the profile, not the error screen.
+      expect(await page.getByRole("heading", { name: "Hannah Kim", level: 1 }).isVisible(), failure).toBe(
+        true,
+      );
+      await page.context().close();
+    }
   });
 
   it("keeps the Back button clear of the photo, from 320 to 1280 px", async () => {
