@@ -8,15 +8,17 @@ import type { loader as rootLoader } from "~/root";
  * the error screen replaces the page), a reload or a Back leaves nothing to type again. The tab's
  * storage, not localStorage: a question stays off a shared computer once the tab is closed.
  *
- * On mount an empty field gets the saved draft through `restore`; every change is saved (an empty
- * one removes it). Call the returned function once the text has been accepted.
+ * On mount a field still holding its starting text gets the saved draft through `restore`; every
+ * change is saved (an empty one removes it). Call the returned function once the text has been
+ * accepted. A field that starts from saved text (`base`, an answer's draft on the server) keeps its
+ * local draft apart for each base: a newer base saved elsewhere is never covered by an older draft.
  *
  * A draft belongs to the person signed in when it was typed: someone else signing in on the same tab
  * never sees it, and their first draft form forgets it.
  */
-export function useSessionDraft(fieldKey: string, value: string, restore: (text: string) => void) {
+export function useSessionDraft(fieldKey: string, value: string, restore: (text: string) => void, base = "") {
   const owner = useRouteLoaderData<typeof rootLoader>("root")?.user?.id ?? "nobody";
-  const key = `${fieldKey}@${owner}`;
+  const key = `${fieldKey}${base ? `#${fingerprint(base)}` : ""}@${owner}`;
   const firstRun = useRef(true);
   // Read through refs: the restore runs only when the field (its key) appears, never on later edits.
   const restoreRef = useRef(restore);
@@ -27,8 +29,8 @@ export function useSessionDraft(fieldKey: string, value: string, restore: (text:
   useEffect(() => {
     forgetDraftsNotOf(owner);
     const saved = readDraft(key);
-    if (saved && !valueRef.current) restoreRef.current(saved);
-  }, [key, owner]);
+    if (saved && valueRef.current === base) restoreRef.current(saved);
+  }, [key, owner, base]);
 
   useEffect(() => {
     // The first run sees the value from before the restore above; saving it would drop the draft.
@@ -67,6 +69,13 @@ function forgetDraftsNotOf(owner: string | number) {
   } catch {
     // Storage switched off: there is nothing to forget.
   }
+}
+
+/** A short name for a text (djb2 and the length): which saved base a draft was typed on. */
+function fingerprint(text: string): string {
+  let hash = 5381;
+  for (let at = 0; at < text.length; at++) hash = (hash * 33) ^ text.charCodeAt(at);
+  return `${(hash >>> 0).toString(36)}.${text.length}`;
 }
 
 function readDraft(key: string): string | null {

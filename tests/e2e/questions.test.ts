@@ -7,7 +7,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { demoExpertId, gotoHydrated, logOut, signInAs } from "./support/pages";
+import { demoExpertId, gotoHydrated, logOut, reloadHydrated, signInAs } from "./support/pages";
 
 let run = 0;
 const uniqueQuestion = (topic: string) =>
@@ -595,6 +595,46 @@ describe("a fault in the middle of writing", () => {
     expect(
       await expert.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("draft:"))),
     ).toEqual([]);
+  });
+
+  it("keeps what was typed after Save Draft through a reload, unless a newer draft was saved elsewhere", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("a draft saved, then more typed");
+    await askAsClient(client, await demoExpertId(client), question);
+
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    const saveDraft = async (dialog: Locator, text: string) => {
+      await dialog.getByRole("textbox", { name: "Your Answer" }).fill(text);
+      await dialog.getByLabel("Status").selectOption("pending");
+      // Saved once the server answers and the dialog closes.
+      await Promise.all([
+        dialog.page().waitForResponse((response) => /\/questions\/\d+\/answer/.test(response.url())),
+        dialog.getByRole("button", { name: "Save Draft" }).click(),
+      ]);
+      await dialog.waitFor({ state: "detached" });
+    };
+    const saved = "The first part, saved as a draft on the server.";
+    await saveDraft(await openAnswerDialog(expert, question), saved);
+
+    // More is typed on top of the saved draft, not saved, and the page is loaded again.
+    const typed = `${saved} And a second part typed after it, not saved yet.`;
+    let dialog = await openAnswerDialog(expert, question);
+    const box = () => dialog.getByRole("textbox", { name: "Your Answer" });
+    await expect.poll(() => box().inputValue()).toBe(saved);
+    await box().fill(typed);
+    await reloadHydrated(expert);
+    dialog = await openAnswerDialog(expert, question);
+    await expect.poll(() => box().inputValue()).toBe(typed);
+
+    // A newer draft saved from another device is not covered by this tab's older one.
+    const elsewhere = await newPage(PHONE);
+    await signInAs(elsewhere, "expert");
+    const newer = "A newer draft, saved from the phone.";
+    await saveDraft(await openAnswerDialog(elsewhere, question), newer);
+    dialog = await openAnswerDialog(expert, question);
+    await expect.poll(() => box().inputValue()).toBe(newer);
   });
 
   it("never shows one person's draft to the next person signed in on the same tab", async () => {

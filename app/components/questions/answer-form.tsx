@@ -62,7 +62,7 @@ export function AnswerForm({
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const id = useId();
   const location = useLocation();
-  const forgetDraft = useSessionDraft(`draft:answer:${questionId}`, answer, setAnswer);
+  const forgetDraft = useSessionDraft(`draft:answer:${questionId}`, answer, setAnswer, initialAnswer ?? "");
   useActionToast(fetcher.data, () => {
     forgetDraft();
     onAnswered?.();
