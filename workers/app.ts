@@ -7,7 +7,7 @@ import type { runScheduledTasks } from "~/models/scheduled-tasks.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { HotCopies, purgeEdgePages, serveWithEdgeCache } from "./edge-cache";
 import type { Env } from "./env";
-import { BOOKMARK_COOKIE, createLoadContext } from "./load-context";
+import { BOOKMARK_COOKIE, createLoadContext, requestBookmark } from "./load-context";
 import { readToTheEnd } from "./request-body";
 import { createRouteMatcher } from "./route-match";
 import { applySecurityHeaders } from "./security-headers";
@@ -190,7 +190,7 @@ export default {
     }
     const signedIn = Boolean(readCookie(request, SESSION_COOKIE));
     // Carry the D1 bookmark for signed-in users so their next read sees their own writes.
-    const bookmark = state.d1Session?.getBookmark();
+    const bookmark = signedIn ? await requestBookmark(state, env, request.method) : undefined;
     if (bookmark && signedIn && encodeURIComponent(bookmark) !== readCookie(request, BOOKMARK_COOKIE)) {
       response.headers.append(
         "Set-Cookie",

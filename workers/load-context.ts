@@ -29,7 +29,13 @@ declare module "@remix-run/cloudflare" {
   }
 }
 
-export type RequestState = { context: AppLoadContext; d1Session: D1DatabaseSession | null };
+export type RequestState = {
+  context: AppLoadContext;
+  /** The reads' session (replicas allowed, no older than the visitor's bookmark). */
+  d1Session: D1DatabaseSession | null;
+  /** Whether the request used `primaryDb` (the binding outside any session: always the primary). */
+  usedPrimary: boolean;
+};
 
 /**
  * Builds the per-request context. D1 read replication: anonymous requests read from any replica;
@@ -73,6 +79,7 @@ export function createLoadContext(request: Request, env: Env, ctx: ExecutionCont
         return db;
       },
       get primaryDb() {
+        state.usedPrimary = true;
         primaryDb ??= createDatabase(env.DB, queries);
         return primaryDb;
       },
@@ -89,8 +96,34 @@ export function createLoadContext(request: Request, env: Env, ctx: ExecutionCont
       now: () => Date.now(),
     },
     d1Session,
+    usedPrimary: false,
   };
   return state;
+}
+
+const READ_ONLY_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The bookmark to hand a signed-in visitor after this request, so the next one reads at least what
+ * this one read and wrote. Writes go through `primaryDb`, outside the reads' session, whose bookmark
+ * does not cover them: after an action that used it, one `SELECT 1` in a session that starts on the
+ * primary says where the primary is now. The newer bookmark wins (D1 bookmarks sort oldest first).
+ */
+export async function requestBookmark(state: RequestState, env: Env, method: string) {
+  const bookmarks = [state.d1Session?.getBookmark()];
+  if (state.usedPrimary && !READ_ONLY_METHODS.has(method) && typeof env.DB.withSession === "function") {
+    try {
+      const primary = env.DB.withSession("first-primary");
+      state.context.queries.count++;
+      await primary.prepare("SELECT 1").run();
+      bookmarks.push(primary.getBookmark());
+    } catch {
+      // The answer is ready: without a newer bookmark the next read may only be a little stale.
+    }
+  }
+  let newest: string | undefined;
+  for (const bookmark of bookmarks) if (bookmark && (!newest || bookmark > newest)) newest = bookmark;
+  return newest;
 }
 
 function decodeURIComponentSafe(value: string | undefined) {

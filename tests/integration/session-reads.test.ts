@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getOptionalUser, readWithSession, type SessionQuery } from "~/auth/session.server";
 import { type Category, type Expert, experts, sessions, userFavorites, users } from "~/db/schema.server";
 import { favoritesMatching } from "~/models/favorites.server";
-import { createLoadContext } from "../../workers/load-context";
+import { createLoadContext, requestBookmark } from "../../workers/load-context";
 import { BASE, db, insertAccount, signIn } from "./support/accounts";
 import { addExpert, categoriesBySlug } from "./support/discovery";
 
@@ -149,5 +149,41 @@ describe("reads that ride with the session lookup", () => {
     expect(user.status).toBe("rejected");
     expect(rider.status).toBe("rejected");
     expect(String((rider as PromiseRejectedResult).reason)).toMatch(/no such table/);
+  });
+});
+
+describe("the D1 bookmark a signed-in visitor is handed", () => {
+  it("covers, after an action, what it wrote through the primary after what it read", async () => {
+    const { cookie } = await fanOfCora("bookmark-writer");
+    const contextOf = (method: string) => {
+      const request = new Request(`${BASE}/expert/${cora.id}`, { method, headers: { Cookie: cookie } });
+      return createLoadContext(request, env, createExecutionContext());
+    };
+    const readThenWrite = async (method: string) => {
+      const state = contextOf(method);
+      // A read through the visitor's session, then a write through the primary, as an action does.
+      await state.context.db.select({ id: users.id }).from(users).limit(1);
+      const afterRead = state.d1Session?.getBookmark();
+      await state.context.primaryDb
+        .update(users)
+        .set({ name: `Bookmark Writer ${method}` })
+        .where(eq(users.username, "bookmark-writer"));
+      // Where the primary stood once the write was done (before the handed bookmark was taken).
+      const probe = env.DB.withSession("first-primary");
+      await probe.prepare("SELECT 1").run();
+      return { state, afterRead, afterWrite: probe.getBookmark() };
+    };
+
+    const posted = await readThenWrite("POST");
+    expect(posted.afterRead).toBeTruthy();
+    // Bookmarks sort oldest to newest: the one handed on is no older than the write.
+    const handed = await requestBookmark(posted.state, env, "POST");
+    expect(String(handed) >= String(posted.afterWrite)).toBe(true);
+    expect(String(handed) > String(posted.afterRead)).toBe(true);
+
+    // A page (GET) that wrote nothing costs no extra query: it hands on its reads' bookmark.
+    const page = contextOf("GET");
+    await page.context.db.select({ id: users.id }).from(users).limit(1);
+    expect(await requestBookmark(page, env, "GET")).toBe(page.d1Session?.getBookmark());
   });
 });
