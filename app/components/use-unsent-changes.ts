@@ -8,8 +8,9 @@ type Submitting = { formData?: FormData; data?: unknown };
  * back the next time the form is shown if none did: a save that ended on the login page (the session
  * had ended in another tab) or on the error screen loses nothing typed. Passwords are never kept.
  *
- * Controlled fields come back through their `setters` (as useTypedBeforeHydration's); the others are
- * written into the form's fields.
+ * Controlled fields come back through their `setters` (as useTypedBeforeHydration's), each called
+ * with what was sent for it (nothing, for a box left unchecked); the others are written into the
+ * form's fields.
  */
 export function useUnsentChanges(
   key: string,
@@ -27,12 +28,10 @@ export function useUnsentChanges(
     write(storageKey, null);
     const values = new Map<string, string[]>();
     for (const [name, value] of saved) values.set(name, [...(values.get(name) ?? []), value]);
+    // A controlled field absent from what was sent had no value: an unchecked box, no chip chosen.
+    for (const [name, set] of Object.entries(setters)) set(values.get(name) ?? []);
     for (const [name, list] of values) {
-      const set = setters[name];
-      if (set) {
-        set(list);
-        continue;
-      }
+      if (setters[name]) continue;
       const field = form.elements.namedItem(name);
       if (
         field instanceof HTMLInputElement ||

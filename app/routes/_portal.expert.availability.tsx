@@ -16,6 +16,7 @@ import { toast } from "~/components/ui/toast";
 import { useForm } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
 import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
+import { useUnsentChanges } from "~/components/use-unsent-changes";
 import { readForm } from "~/lib/form-data.server";
 import {
   browserTimeZone,
@@ -277,7 +278,7 @@ function startsHint(day: DayState) {
     : `Sessions start on the hour from ${first} to ${last} (${starts.length} a day).`;
 }
 
-function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: Loaded) {
+function WeeklySchedule({ expertId, timeZone, scheduleIsSet, schedule, timeZones, now }: Loaded) {
   const hydrated = useHydrated();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -304,9 +305,10 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ScheduleSchema }),
   });
-  // Days, hours and a zone chosen before the script ran stay chosen.
+  // Days, hours and a zone chosen before the script ran stay chosen; so do those of a save that
+  // ended on the error screen or the login page, when the schedule is shown again.
   const formRef = useRef<HTMLFormElement>(null);
-  useTypedBeforeHydration(formRef, {
+  const setters: Record<string, (values: string[]) => void> = {
     [fields.timeZone.name]: ([chosen]) => {
       if (!chosen || chosen === zone) return;
       zoneChosenBeforeHydration.current = true;
@@ -322,7 +324,14 @@ function WeeklySchedule({ timeZone, scheduleIsSet, schedule, timeZones, now }: L
         ];
       }),
     ),
-  });
+  };
+  useTypedBeforeHydration(formRef, setters);
+  useUnsentChanges(
+    `weekly-schedule:${expertId}`,
+    formRef,
+    { formData: saving ? navigation.formData : undefined, data: actionData },
+    setters,
+  );
 
   // First setup: suggest the browser's own zone (the stored one is only the default).
   useEffect(() => {

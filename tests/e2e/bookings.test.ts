@@ -436,6 +436,36 @@ describe("the expert's availability", () => {
     await expect.poll(() => client.getByLabel("Message").inputValue()).toBe(message);
   });
 
+  it("puts back a schedule whose save ended on the error screen, not saved", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/availability");
+    const mondayFrom = page.getByLabel("Monday from");
+    const tuesday = page.getByLabel("Tuesday", { exact: true });
+    const originalFrom = await mondayFrom.inputValue();
+    const originalTuesday = await tuesday.isChecked();
+    const editedFrom = originalFrom === "10:00" ? "11:00" : "10:00";
+    await mondayFrom.selectOption(editedFrom);
+    await tuesday.setChecked(!originalTuesday);
+
+    // The save meets a server error: the page becomes the error screen.
+    await page.route("**/expert/availability*", (route) =>
+      route.request().method() === "POST" ? route.fulfill({ status: 500, body: "" }) : route.continue(),
+    );
+    await page.getByRole("button", { name: "Save Schedule" }).click();
+    await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
+    await page.unroute("**/expert/availability*");
+
+    // Shown again, the schedule is as it was sent, and says so; it is not saved until saved again.
+    await gotoHydrated(page, "/expert/availability");
+    await page.locator("li.toast").getByText("Your changes are back").waitFor();
+    expect(await page.getByLabel("Monday from").inputValue()).toBe(editedFrom);
+    expect(await page.getByLabel("Tuesday", { exact: true }).isChecked()).toBe(!originalTuesday);
+    await gotoHydrated(page, "/expert/availability");
+    expect(await page.getByLabel("Monday from").inputValue()).toBe(originalFrom);
+    expect(await page.getByLabel("Tuesday", { exact: true }).isChecked()).toBe(originalTuesday);
+  });
+
   it("saves a weekly schedule in the chosen time zone", async () => {
     const page = await newPage(DESKTOP, BERLIN);
     await signInAs(page, "expert");
