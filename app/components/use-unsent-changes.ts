@@ -17,6 +17,7 @@ export function useUnsentChanges(
   formRef: RefObject<HTMLFormElement | null>,
   fetcher: Submitting,
   setters: Record<string, (values: string[]) => void> = {},
+  { keptUntilAnswered = false }: { keptUntilAnswered?: boolean } = {},
 ) {
   const storageKey = `unsent:${key}`;
 
@@ -25,7 +26,8 @@ export function useUnsentChanges(
     const form = formRef.current;
     const saved = read(storageKey);
     if (!form || !saved) return;
-    write(storageKey, null);
+    // A form kept as it is typed (`formData` follows every change) keeps it until it is answered.
+    if (!keptUntilAnswered) write(storageKey, null);
     const values = new Map<string, string[]>();
     for (const [name, value] of saved) values.set(name, [...(values.get(name) ?? []), value]);
     // A controlled field absent from what was sent had no value: an unchecked box, no chip chosen.
@@ -38,8 +40,9 @@ export function useUnsentChanges(
         field instanceof HTMLTextAreaElement ||
         field instanceof HTMLSelectElement
       ) {
-        if (field.type === "hidden" || field.type === "password") continue;
-        field.value = list[0] ?? "";
+        if (field.type === "hidden" || field.type === "password" || field.type === "file") continue;
+        if (field instanceof HTMLInputElement && field.type === "checkbox") field.checked = true;
+        else field.value = list[0] ?? "";
         // Tells the form library (and any counter) that the field changed.
         field.dispatchEvent(new Event("input", { bubbles: true }));
       }

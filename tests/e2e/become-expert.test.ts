@@ -227,6 +227,63 @@ describe("becoming an expert in the browser", () => {
     await screenshot(page, "expert-share-phone");
   });
 
+  it("keeps a half-typed application through a reload and a send that ends on the error screen", async () => {
+    const page = await newPage(DESKTOP);
+    await gotoHydrated(page, "/become-expert");
+    const form = wizard(page);
+    const username = `e2e-kept-${stamp()}`;
+    await fillAccount(page, username);
+    await continueButton(page).click();
+    await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
+    await form.getByLabel("Professional Title").fill("Kept Title Consultant");
+    await form.getByLabel("Company/Organization").fill("Kept & Co");
+    await form.getByLabel("Primary Category").selectOption({ label: "Legal" });
+    const legal = await form.getByLabel("Primary Category").inputValue();
+    await form.locator("label.chip", { hasText: "Sales" }).click();
+    const bio = "Typed once, before a reload: this bio is kept in the tab until the application is sent.";
+    await form.getByLabel("Bio").fill(bio);
+
+    const expectKept = async () => {
+      await page.locator("li.toast").getByText("Your changes are back").waitFor();
+      expect(await form.getByLabel("Username").inputValue()).toBe(username);
+      expect(await form.getByLabel("First Name").inputValue()).toBe("Ravi");
+      // Never the password.
+      expect(await form.getByLabel("Password").inputValue()).toBe("");
+      await form.getByLabel("Password").fill("schedule-pass-1");
+      await continueButton(page).click();
+      await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
+      expect(await form.getByLabel("Professional Title").inputValue()).toBe("Kept Title Consultant");
+      expect(await form.getByLabel("Company/Organization").inputValue()).toBe("Kept & Co");
+      expect(await form.getByLabel("Bio").inputValue()).toBe(bio);
+      expect(await form.getByLabel("Primary Category").inputValue()).toBe(legal);
+      expect(await form.getByRole("checkbox", { name: "Sales" }).isChecked()).toBe(true);
+      expect(await form.getByRole("checkbox", { name: "Legal" }).isChecked()).toBe(true);
+    };
+    await reloadHydrated(page);
+    await expectKept();
+
+    // Sent, and the server fails: the error screen; the next visit has it all back.
+    await continueButton(page).click();
+    await form.getByLabel("I agree to the terms and conditions").check();
+    await page.route("**/become-expert*", (route) =>
+      route.request().method() === "POST" ? route.fulfill({ status: 500, body: "" }) : route.continue(),
+    );
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
+    await page.unroute("**/become-expert*");
+    await gotoHydrated(page, "/become-expert");
+    await expectKept();
+
+    // Once the application is answered, the tab forgets it.
+    await continueButton(page).click();
+    await form.getByLabel("I agree to the terms and conditions").check();
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await page.waitForURL((url) => url.pathname === "/expert/dashboard");
+    expect(
+      await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("unsent:"))),
+    ).toEqual([]);
+  });
+
   it("starts a new expert's weekly hours in the browser's time zone and says so", async () => {
     const page = await newPage(PHONE, { timezoneId: "Asia/Kolkata" });
     await gotoHydrated(page, "/become-expert");

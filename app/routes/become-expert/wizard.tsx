@@ -12,6 +12,7 @@ import { toast } from "~/components/ui/toast";
 import { requiredFields } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
 import { useTypedBeforeHydration } from "~/components/use-typed-before-hydration";
+import { useUnsentChanges } from "~/components/use-unsent-changes";
 import { browserTimeZone, timeZoneLabel } from "~/lib/slots";
 import {
   EXPERT_LIMITS,
@@ -108,12 +109,24 @@ export function ExpertWizard({
     Array.isArray(sent.expertise) ? sent.expertise : [],
   );
   const [bio, setBio] = useState(() => sentText("bio") ?? "");
-  useTypedBeforeHydration(formRef, {
-    customUrl: ([typed = ""]) => setCustomUrl(filterCustomUrlInput(typed, { allowUnderscore: true })),
-    categoryId: ([typed = ""]) => setCategoryId(typed),
+  const controlled = {
+    customUrl: ([typed = ""]: string[]) =>
+      setCustomUrl(filterCustomUrlInput(typed, { allowUnderscore: true })),
+    categoryId: ([typed = ""]: string[]) => setCategoryId(typed),
     expertise: setExpertise,
-    bio: ([typed = ""]) => setBio(typed),
-  });
+    bio: ([typed = ""]: string[]) => setBio(typed),
+  };
+  useTypedBeforeHydration(formRef, controlled);
+  // The application is kept in the tab as it is typed, until the server answers: a reload, or a
+  // send that ends on the error screen, loses nothing but the password and the pictures.
+  const [typed, setTyped] = useState<FormData>();
+  useUnsentChanges(
+    `expert-application:${signedInAs ?? "visitor"}`,
+    formRef,
+    { formData: typed, data: result ?? undefined },
+    controlled,
+    { keptUntilAnswered: true },
+  );
   // The weekly schedule starts in the browser's zone; without JavaScript the server uses UTC.
   const timeZone = useMemo(() => (hydrated ? browserTimeZone() : null), [hydrated]);
   const movedByUser = useRef(false);
@@ -166,6 +179,7 @@ export function ExpertWizard({
 
   /** Once a field has an error, it is checked again as the person corrects it. */
   function onFormChange(event: FormEvent<HTMLFormElement>) {
+    setTyped(new FormData(event.currentTarget));
     const name = (event.target as HTMLInputElement).name;
     if (!name || !errors[name]) return;
     const owner = steps.find((key) => fieldsOf(key).includes(name));
