@@ -1155,6 +1155,13 @@ export async function declineQuestion(
   const refusal = refusalFor(question, input.actor, now);
   if (refusal || !question) return refusal!;
   const expertName = (await answeringExpert(db, question.expertId))?.name ?? "An expert";
+  // An admin declining someone else's question is not that expert declining it.
+  const declined =
+    input.actor.expertId !== null && input.actor.expertId === question.expertId
+      ? `${expertName} declined your question.`
+      : question.expertId === null
+        ? "Your question was declined."
+        : `Your question to ${expertName} was declined.`;
   const restoresAllowance = question.paymentState === "subscription";
   const [updated] = await db.batch([
     declineStatement(db, question.id, now),
@@ -1168,8 +1175,8 @@ export async function declineQuestion(
             kind: "question_declined",
             title: "Your question was declined",
             body: restoresAllowance
-              ? `${expertName} declined your question. Today's question is yours to ask again.`
-              : `${expertName} declined your question. You were not charged.`,
+              ? `${declined} Today's question is yours to ask again.`
+              : `${declined} You were not charged.`,
             link: `/questions/${question.id}`,
             dedupeKey: `question_declined:question:${question.id}`,
           },

@@ -275,10 +275,22 @@ describe("declining a question", () => {
     expect(await getLedger(id)).toMatchObject({ status: "cancelled" });
     const [note] = await notificationsOf(client.userId);
     expect(note).toMatchObject({ kind: "question_declined" });
-    expect(note.body).toContain("You were not charged.");
+    expect(note.body).toBe(`${expert.username} Name declined your question. You were not charged.`);
     expect(await (await get(`/questions/${id}`, client.cookie)).text()).toContain("You were not charged.");
     // A declined question cannot be answered afterwards.
     expect((await answer(id, expert.cookie)).status).toBe(409);
+  });
+
+  it("says an admin's decline was not the expert's", async () => {
+    const expert = await newExpert();
+    const client = await newClient();
+    const admin = await newAdmin();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    const response = await postForm(`/questions/${question.id}/decline`, {}, { cookie: admin.cookie });
+    expect(response.status).toBe(200);
+    expect(await getQuestion(question.id)).toMatchObject({ status: "rejected" });
+    const [note] = await notificationsOf(client.userId);
+    expect(note.body).toBe(`Your question to ${expert.username} Name was declined. You were not charged.`);
   });
 
   it("gives a subscriber the day's question back", async () => {
