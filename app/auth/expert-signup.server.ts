@@ -210,27 +210,19 @@ export async function handleExpertSignup(context: AppLoadContext, request: Reque
     for (const url of [images.profile, images.header]) await deleteImageIfUnused(context, url);
     if (saved?.reason === "already_expert")
       return result({ status: "already-expert" }, { status: 409, headers });
-    // The custom URL taken since the check: the form comes back with the field to change (signed
-    // in by now, when the account was made here).
-    if (saved?.field) {
-      const errors = { [saved.field]: [saved.message] };
-      return result(
-        { status: "invalid", errors, values: submittedValues(form) },
-        { status: saved.status, headers },
-      );
-    }
-    // An existing account had nothing made: its form stays, to send again.
+    // An existing account had nothing made: its form stays, to send again, with the field to
+    // change when the custom URL was taken since the check.
     if (signedIn) {
-      return result(
-        {
-          status: "invalid",
-          errors: {},
-          formError: PROFILE_NOT_CREATED_MESSAGE,
-          values: submittedValues(form),
-        },
-        500,
-      );
+      const values = submittedValues(form);
+      if (saved?.field) {
+        return result(
+          { status: "invalid", errors: { [saved.field]: [saved.message] }, values },
+          saved.status,
+        );
+      }
+      return result({ status: "invalid", errors: {}, formError: PROFILE_NOT_CREATED_MESSAGE, values }, 500);
     }
+    // A new account was made and signed in: SPEC.md's partial success, to try again signed in.
     return result({ status: "partial", redirectTo: "/" }, { status: 500, headers });
   }
   return result({ status: "created", redirectTo: "/expert/dashboard", notices }, { status: 201, headers });

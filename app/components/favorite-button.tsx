@@ -21,7 +21,10 @@ export async function favoriteClientAction({ serverAction }: ClientActionFunctio
   } catch (error) {
     // A redirect (to sign in again) is still followed.
     if (error instanceof Response) throw error;
-    return { error: FAVORITE_NETWORK_ERROR } satisfies FavoriteResult;
+    // fetch() rejects with a TypeError when the request never completes.
+    const text =
+      error instanceof TypeError ? FAVORITE_NETWORK_ERROR : "Something went wrong. Please try again.";
+    return { error: text } satisfies FavoriteResult;
   }
 }
 

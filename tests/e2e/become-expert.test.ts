@@ -239,9 +239,13 @@ describe("becoming an expert in the browser", () => {
     await form.getByLabel("Company/Organization").fill("Kept & Co");
     await form.getByLabel("Primary Category").selectOption({ label: "Legal" });
     const legal = await form.getByLabel("Primary Category").inputValue();
-    await form.locator("label.chip", { hasText: "Sales" }).click();
     const bio = "Typed once, before a reload: this bio is kept in the tab until the application is sent.";
     await form.getByLabel("Bio").fill(bio);
+    await form.locator("label.chip", { hasText: "Sales" }).click();
+    await form.locator("label.chip", { hasText: "Business Automation" }).click();
+    // A fourth is refused, and is not kept either, though it is the last change before the reload.
+    await form.locator("label.chip", { hasText: "Tech and AI" }).click();
+    await expect.poll(() => page.getByText("Maximum categories reached").first().isVisible()).toBe(true);
 
     const expectKept = async () => {
       await page.locator("li.toast").getByText("Your changes are back").waitFor();
@@ -258,6 +262,8 @@ describe("becoming an expert in the browser", () => {
       expect(await form.getByLabel("Primary Category").inputValue()).toBe(legal);
       expect(await form.getByRole("checkbox", { name: "Sales" }).isChecked()).toBe(true);
       expect(await form.getByRole("checkbox", { name: "Legal" }).isChecked()).toBe(true);
+      expect(await form.getByRole("checkbox", { name: "Business Automation" }).isChecked()).toBe(true);
+      expect(await form.getByRole("checkbox", { name: "Tech and AI" }).isChecked()).toBe(false);
     };
     await reloadHydrated(page);
     await expectKept();

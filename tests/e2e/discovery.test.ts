@@ -524,6 +524,12 @@ describe("expert profiles and favourites", () => {
       }
       await heart.click();
       await page.getByText("Couldn't update your favorites").first().waitFor();
+      // It says which: the server was not reached, or it was and failed.
+      const why =
+        failure === "server error"
+          ? "Something went wrong. Please try again."
+          : "We couldn't reach the server. Please try again.";
+      expect(await page.getByText(why).first().isVisible(), failure).toBe(true);
       await expect.poll(() => heart.getAttribute("aria-pressed"), { message: failure }).toBe("false");
       // Still the profile, not the error screen.
       expect(await page.getByRole("heading", { name: "Hannah Kim", level: 1 }).isVisible(), failure).toBe(

@@ -117,13 +117,15 @@ export function ExpertWizard({
     bio: ([typed = ""]: string[]) => setBio(typed),
   };
   useTypedBeforeHydration(formRef, controlled);
-  // The application is kept in the tab as it is typed, until the server answers: a reload, or a
-  // send that ends on the error screen, loses nothing but the password and the pictures.
+  // The application is kept in the tab as it is typed, until a profile is made: a reload, a send
+  // that ends on the error screen, or a partial success (the account made and signed in, the
+  // profile not) loses nothing but the password and the pictures.
   const [typed, setTyped] = useState<FormData>();
+  const done = result?.status === "created" || result?.status === "already-expert";
   useUnsentChanges(
-    `expert-application:${signedInAs ?? "visitor"}`,
+    "expert-application",
     formRef,
-    { formData: typed, data: result ?? undefined },
+    { formData: typed, data: done ? result : undefined },
     controlled,
     { keptUntilAnswered: true },
   );
@@ -179,7 +181,9 @@ export function ExpertWizard({
 
   /** Once a field has an error, it is checked again as the person corrects it. */
   function onFormChange(event: FormEvent<HTMLFormElement>) {
-    setTyped(new FormData(event.currentTarget));
+    // Read once React has settled the change (a refused fourth chip is unchecked again by then).
+    const form = event.currentTarget;
+    requestAnimationFrame(() => setTyped(new FormData(form)));
     const name = (event.target as HTMLInputElement).name;
     if (!name || !errors[name]) return;
     const owner = steps.find((key) => fieldsOf(key).includes(name));
