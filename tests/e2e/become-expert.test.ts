@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
 import { layoutProblems } from "./support/layout";
-import { gotoHydrated, holdScripts, reloadHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, holdScripts, reloadHydrated, sendIntoServerError, signInAs } from "./support/pages";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const wizard = (page: Page) => page.locator("form#expert-application");
@@ -271,12 +271,9 @@ describe("becoming an expert in the browser", () => {
     // Sent, and the server fails: the error screen; the next visit has it all back.
     await continueButton(page).click();
     await form.getByLabel("I agree to the terms and conditions").check();
-    await page.route("**/become-expert*", (route) =>
-      route.request().method() === "POST" ? route.fulfill({ status: 500, body: "" }) : route.continue(),
+    await sendIntoServerError(page, "**/become-expert*", () =>
+      form.getByRole("button", { name: "Create Expert Profile" }).click(),
     );
-    await form.getByRole("button", { name: "Create Expert Profile" }).click();
-    await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
-    await page.unroute("**/become-expert*");
     await gotoHydrated(page, "/become-expert");
     await expectKept();
 

@@ -18,7 +18,7 @@ import {
   type Viewport,
 } from "./harness";
 import { executeSql } from "./support/d1";
-import { gotoHydrated, reloadHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, reloadHydrated, sendIntoServerError, signInAs } from "./support/pages";
 import { seriousA11yViolations } from "./support/watch";
 
 const BERLIN = { timezoneId: "Europe/Berlin" };
@@ -449,12 +449,9 @@ describe("the expert's availability", () => {
     await tuesday.setChecked(!originalTuesday);
 
     // The save meets a server error: the page becomes the error screen.
-    await page.route("**/expert/availability*", (route) =>
-      route.request().method() === "POST" ? route.fulfill({ status: 500, body: "" }) : route.continue(),
+    await sendIntoServerError(page, "**/expert/availability*", () =>
+      page.getByRole("button", { name: "Save Schedule" }).click(),
     );
-    await page.getByRole("button", { name: "Save Schedule" }).click();
-    await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
-    await page.unroute("**/expert/availability*");
 
     // Shown again, the schedule is as it was sent, and says so; it is not saved until saved again.
     await gotoHydrated(page, "/expert/availability");

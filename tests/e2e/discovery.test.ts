@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
-import { gotoHydrated, holdScripts, reloadHydrated, signInAs } from "./support/pages";
+import { gotoHydrated, holdRequests, holdScripts, reloadHydrated, signInAs } from "./support/pages";
 
 /** The names on the expert cards, in order. */
 const cardNames = (page: Page) => page.locator(".expert-card__name").allTextContents();
@@ -302,14 +302,7 @@ describe("browsing experts", () => {
   it("shows a changed select's new option while its results load, so the next arrow goes on from it", async () => {
     const page = await newPage(DESKTOP);
     await gotoHydrated(page, "/category/sales");
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/*.data*", async (route) => {
-      await held;
-      await route.continue().catch(() => {});
-    });
+    const release = await holdRequests(page, "**/*.data*");
     // Arrow keys on a closed select, with the results still on their way.
     const sort = page.getByLabel("Sort by");
     await sort.focus();
@@ -390,14 +383,7 @@ describe("browsing experts", () => {
   it("shows six placeholders while the next results load", async () => {
     const page = await newPage(DESKTOP);
     await gotoHydrated(page, "/experts");
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/experts.data*", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, "**/experts.data*");
     await page.getByLabel("Sort by").selectOption("top_rated");
     await expect.poll(() => page.locator(".skeleton-card").count()).toBe(6);
     await screenshot(page, "discovery-browse-loading-desktop");
@@ -468,14 +454,7 @@ describe("expert profiles and favourites", () => {
     expect(await pressed()).toBe("false");
 
     // Hold the server's answer: the heart must already show the new state while it is pending.
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/marcus-reed.data*", async (route) => {
-      if (route.request().method() === "POST") await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, "**/marcus-reed.data*", "POST");
     // waitForLoadState("networkidle") would not wait: the page reached that state before the click.
     const saved = () =>
       page.waitForResponse(

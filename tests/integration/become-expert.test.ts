@@ -109,6 +109,21 @@ async function submit(fields: Record<string, string | string[] | File | undefine
   return postMultipart("/become-expert", multipart(fields), cookie);
 }
 
+/**
+ * Runs `body` while a trigger refuses inserts into experts `when` its SQL condition holds, with
+ * `message` (as an outage, or as the unique index, would).
+ */
+async function whileExpertInsertsFail(when: string, message: string, body: () => Promise<void>) {
+  await env.DB.exec(
+    `CREATE TRIGGER refuse_expert BEFORE INSERT ON experts WHEN ${when} BEGIN SELECT RAISE(ABORT, '${message}'); END`,
+  );
+  try {
+    await body();
+  } finally {
+    await env.DB.exec("DROP TRIGGER refuse_expert");
+  }
+}
+
 describe("the become-an-expert wizard (server side)", () => {
   it("creates the account, signs it in and creates the profile with both images in one submission", async () => {
     const before = await storedImageKeys();
@@ -494,10 +509,7 @@ describe("the become-an-expert wizard (server side)", () => {
 
   it("keeps the account, signed in, when the profile cannot be created (partial success)", async () => {
     // Make the profile insert fail after the account exists, as an outage would.
-    await env.DB.exec(
-      "CREATE TRIGGER fail_profile BEFORE INSERT ON experts WHEN NEW.title = 'Doomed Title' BEGIN SELECT RAISE(ABORT, 'simulated outage'); END",
-    );
-    try {
+    await whileExpertInsertsFail("NEW.title = 'Doomed Title'", "simulated outage", async () => {
       const fields = application({
         title: "Doomed Title",
         profileImage: file(JPEG_BYTES, "me.jpg", "image/jpeg"),
@@ -516,19 +528,14 @@ describe("the become-an-expert wizard (server side)", () => {
       // Signed in with the new account; and may try again from the wizard.
       const page = await get("/become-expert", cookie!);
       expect(await page.text()).toContain("Signed in as");
-    } finally {
-      await env.DB.exec("DROP TRIGGER fail_profile");
-    }
+    });
   });
 
   it("keeps a signed-in applicant's form, saying nothing was created, when the profile cannot be", async () => {
     const { userId } = await insertAccount("outage-applicant", "client-pass");
     const cookie = await signIn("outage-applicant", "client-pass");
     const users0 = await countUsers();
-    await env.DB.exec(
-      "CREATE TRIGGER fail_profile BEFORE INSERT ON experts WHEN NEW.title = 'Doomed Title' BEGIN SELECT RAISE(ABORT, 'simulated outage'); END",
-    );
-    try {
+    await whileExpertInsertsFail("NEW.title = 'Doomed Title'", "simulated outage", async () => {
       const { username, password, email, firstName, lastName, ...profileOnly } = application({
         title: "Doomed Title",
       });
@@ -547,44 +554,41 @@ describe("the become-an-expert wizard (server side)", () => {
       expect(user.role).toBe("user");
       expect(await db().select().from(experts).where(eq(experts.userId, userId))).toHaveLength(0);
       expect(await countUsers()).toBe(users0);
-    } finally {
-      await env.DB.exec("DROP TRIGGER fail_profile");
-    }
+    });
   });
 
   it("asks a signed-in applicant for another custom URL when it is taken between the check and the save", async () => {
     // Another applicant's profile takes the URL after this one's check: the insert meets the unique index.
-    await env.DB.exec(
-      "CREATE TRIGGER take_url BEFORE INSERT ON experts WHEN NEW.custom_url = 'raced-url' BEGIN SELECT RAISE(ABORT, 'UNIQUE constraint failed: experts.custom_url'); END",
-    );
-    try {
-      const { userId } = await insertAccount("raced-applicant", "client-pass");
-      const cookie = await signIn("raced-applicant", "client-pass");
-      const { username, password, email, firstName, lastName, ...profileOnly } = application({
-        customUrl: "raced-url",
-      });
-      const response = await submit(profileOnly, cookie);
-      expect(response.status).toBe(409);
-      const html = await response.text();
-      expect(html).toContain("This custom URL is already taken");
-      expect(html).not.toContain("Partial Success");
-      expect((await formState(html)).values.get("customUrl")).toBe("raced-url");
-      expect(await db().select().from(experts).where(eq(experts.userId, userId))).toHaveLength(0);
-      // Sent again with another URL, the profile is made.
-      const again = await submit({ ...profileOnly, customUrl: "won-url" }, cookie);
-      expect(again.status).toBe(201);
-      const [expert] = await db().select().from(experts).where(eq(experts.userId, userId));
-      expect(expert.customUrl).toBe("won-url");
+    await whileExpertInsertsFail(
+      "NEW.custom_url = 'raced-url'",
+      "UNIQUE constraint failed: experts.custom_url",
+      async () => {
+        const { userId } = await insertAccount("raced-applicant", "client-pass");
+        const cookie = await signIn("raced-applicant", "client-pass");
+        const { username, password, email, firstName, lastName, ...profileOnly } = application({
+          customUrl: "raced-url",
+        });
+        const response = await submit(profileOnly, cookie);
+        expect(response.status).toBe(409);
+        const html = await response.text();
+        expect(html).toContain("This custom URL is already taken");
+        expect(html).not.toContain("Partial Success");
+        expect((await formState(html)).values.get("customUrl")).toBe("raced-url");
+        expect(await db().select().from(experts).where(eq(experts.userId, userId))).toHaveLength(0);
+        // Sent again with another URL, the profile is made.
+        const again = await submit({ ...profileOnly, customUrl: "won-url" }, cookie);
+        expect(again.status).toBe(201);
+        const [expert] = await db().select().from(experts).where(eq(experts.userId, userId));
+        expect(expert.customUrl).toBe("won-url");
 
-      // A new visitor meets the same race after their account was made: SPEC.md's partial
-      // success, signed in, to try again from the wizard.
-      const visitor = await submit(application({ customUrl: "raced-url" }));
-      expect(visitor.status).toBe(500);
-      expect(await visitor.text()).toContain("Partial Success");
-      expect(sessionCookieFrom(visitor)).not.toBeNull();
-    } finally {
-      await env.DB.exec("DROP TRIGGER take_url");
-    }
+        // A new visitor meets the same race after their account was made: SPEC.md's partial
+        // success, signed in, to try again from the wizard.
+        const visitor = await submit(application({ customUrl: "raced-url" }));
+        expect(visitor.status).toBe(500);
+        expect(await visitor.text()).toContain("Partial Success");
+        expect(sessionCookieFrom(visitor)).not.toBeNull();
+      },
+    );
   });
 
   it("answers 400, never 500, to a body that is not a form", async () => {

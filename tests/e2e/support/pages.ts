@@ -9,16 +9,37 @@ export const OFFLINE_MESSAGE =
  * Holds back the page's JavaScript until the returned function is called: the page is shown as the
  * server sent it, as on a slow phone before hydration.
  */
-export async function holdScripts(page: Page): Promise<() => void> {
+export function holdScripts(page: Page): Promise<() => void> {
+  return holdRequests(page, "**/build/**/*.js");
+}
+
+/**
+ * Holds back the requests matching `url` (only `method`'s, when given) until the returned function
+ * is called: a slow answer on cue. A request the page gave up on meanwhile is let go quietly.
+ */
+export async function holdRequests(page: Page, url: string, method?: string): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
-  await page.route("**/build/**/*.js", async (route) => {
-    await held;
-    await route.continue();
+  await page.route(url, async (route) => {
+    if (!method || route.request().method() === method) await held;
+    await route.continue().catch(() => {});
   });
   return release;
+}
+
+/**
+ * Sends a form (`send`) whose POST to `url` the server answers with a 500, and waits for the error
+ * screen that replaces the page; later requests go through again.
+ */
+export async function sendIntoServerError(page: Page, url: string, send: () => Promise<void>) {
+  await page.route(url, (route) =>
+    route.request().method() === "POST" ? route.fulfill({ status: 500, body: "" }) : route.continue(),
+  );
+  await send();
+  await page.getByRole("heading", { name: "Something went wrong" }).waitFor();
+  await page.unroute(url);
 }
 
 export type DemoRole = keyof typeof DEMO_ACCOUNTS;
