@@ -287,6 +287,121 @@ describe("becoming an expert in the browser", () => {
     ).toEqual([]);
   });
 
+  it("moves between steps with the browser's Back and Forward, without reloading the page's data", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/become-expert");
+    const form = wizard(page);
+    const currentStep = () => page.locator('[aria-current="step"]').textContent();
+    // Read in the page: page.url() follows a same-document navigation a little late.
+    const hash = () => page.evaluate(() => location.hash);
+    const dataRequests: string[] = [];
+    page.on("request", (request) => {
+      if (new URL(request.url()).pathname.endsWith(".data")) dataRequests.push(request.url());
+    });
+    const username = `e2e-steps-${stamp()}`;
+    await fillAccount(page, username);
+    await continueButton(page).click();
+    await expect.poll(currentStep).toContain("Profile");
+    await expect.poll(hash).toBe("#profile");
+
+    // Back returns to the account step as it was typed, with focus on its heading; Forward comes back.
+    await page.goBack();
+    await expect.poll(currentStep).toContain("Account");
+    await expect.poll(hash).toBe("#account");
+    expect(await form.getByLabel("Username").inputValue()).toBe(username);
+    expect(await form.getByLabel("Password").inputValue()).toBe("schedule-pass-1");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("wizard-step-title");
+    await page.goForward();
+    await expect.poll(currentStep).toContain("Profile");
+
+    await form.getByLabel("Professional Title").fill("History Consultant");
+    await form.getByLabel("Company/Organization").fill("Steps & Co");
+    await form.getByLabel("Primary Category").selectOption({ label: "Legal" });
+    await form.getByLabel("Bio").fill("Typed on the profile step, and still here after Back and Forward.");
+    await continueButton(page).click();
+    await expect.poll(currentStep).toContain("Pricing");
+    await expect.poll(hash).toBe("#pricing");
+
+    // The page's Back button is the browser's Back: Forward returns to Pricing.
+    await form.getByRole("button", { name: "Back" }).click();
+    await expect.poll(currentStep).toContain("Profile");
+    await expect.poll(hash).toBe("#profile");
+    await page.goForward();
+    await expect.poll(currentStep).toContain("Pricing");
+    expect(await form.getByLabel("Question Rate (USD)").isVisible()).toBe(true);
+
+    // The skip link's hash is not a step.
+    await page.getByRole("link", { name: "Skip to content" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(hash).toBe("#main-content");
+    expect(await currentStep()).toContain("Pricing");
+    await page.goBack();
+    expect(await currentStep()).toContain("Pricing");
+
+    await page.goBack();
+    await page.goBack();
+    await expect.poll(currentStep).toContain("Account");
+    await expect.poll(hash).toBe("#account");
+    expect(dataRequests).toEqual([]);
+
+    // A reload starts at the first step (the password is never kept), whatever the hash.
+    await continueButton(page).click();
+    await expect.poll(currentStep).toContain("Profile");
+    await reloadHydrated(page);
+    await expect.poll(hash).toBe("#account");
+    expect(await currentStep()).toContain("Account");
+    expect(await form.getByLabel("Professional Title").inputValue()).toBe("History Consultant");
+  });
+
+  it("keeps the steps in the history, and the server's answer on screen, when the application is refused", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/become-expert");
+    const form = wizard(page);
+    const currentStep = () => page.locator('[aria-current="step"]').textContent();
+    // Read in the page: page.url() follows a same-document navigation a little late.
+    const hash = () => page.evaluate(() => location.hash);
+    await form.getByLabel("Professional Title").fill("Refused Twice Consultant");
+    await form.getByLabel("Company/Organization").fill("Answers & Co");
+    await form.getByLabel("Custom URL").fill("demo-expert");
+    await form.getByLabel("Primary Category").selectOption({ label: "Legal" });
+    await form
+      .getByLabel("Bio")
+      .fill("Sent twice: once with a taken address, once after the session has ended.");
+    await continueButton(page).click();
+    await expect.poll(currentStep).toContain("Pricing");
+    await form.getByLabel("I agree to the terms and conditions").check();
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+
+    // The address is taken: the Profile step, as a new entry after the Pricing one it was sent from.
+    await expect.poll(() => form.textContent()).toContain("This custom URL is already taken");
+    expect(await currentStep()).toContain("Profile");
+    await expect.poll(hash).toBe("#profile");
+    await page.goBack();
+    await expect.poll(currentStep).toContain("Pricing");
+    await expect.poll(hash).toBe("#pricing");
+    await page.goForward();
+    await expect.poll(currentStep).toContain("Profile");
+    await form.getByLabel("Custom URL").fill("");
+    await continueButton(page).click();
+    await expect.poll(currentStep).toContain("Pricing");
+
+    // Sent after the session ended: the message and its link stay as the entry takes its step's name.
+    await page.context().clearCookies();
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    const refusal = form.locator("xpath=..").locator("p.form-error");
+    await expect.poll(() => refusal.textContent()).toContain("Your session has ended");
+    await expect.poll(hash).toBe("#pricing");
+    expect(await refusal.getByRole("link", { name: "Sign in (opens a new tab)" }).isVisible()).toBe(true);
+    expect(await currentStep()).toContain("Pricing");
+    // Its Back button goes back in the history, to the Profile step.
+    await form.getByRole("button", { name: "Back" }).click();
+    await expect.poll(currentStep).toContain("Profile");
+    await expect.poll(hash).toBe("#profile");
+    await page.goForward();
+    await expect.poll(currentStep).toContain("Pricing");
+  });
+
   it("starts a new expert's weekly hours in the browser's time zone and says so", async () => {
     const page = await newPage(PHONE, { timezoneId: "Asia/Kolkata" });
     await gotoHydrated(page, "/become-expert");

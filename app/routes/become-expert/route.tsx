@@ -101,7 +101,7 @@ function WizardOrStatus({ account }: { account: Account }) {
       categories={categories}
       siteAddress={siteAddress}
       signedInAs={account.signedIn ? account.displayName : null}
-      result={actionData ?? null}
+      answer={actionData ?? null}
     />
   );
 }

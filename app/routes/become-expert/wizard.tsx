@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, useNavigation, useNavigationType } from "@remix-run/react";
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ExpertisePicker } from "~/components/expertise-picker";
 import { ImagePicker } from "~/components/image-picker";
@@ -81,13 +81,17 @@ export function ExpertWizard({
   categories,
   siteAddress,
   signedInAs,
-  result,
+  answer,
 }: {
   categories: Category[];
   siteAddress: string;
   signedInAs: string | null;
-  result: ExpertSignupResult | null;
+  answer: ExpertSignupResult | null;
 }) {
+  // Moving between steps (a hash change) clears the router's action data: the last answer stays
+  // shown until the next one arrives.
+  const [result, setResult] = useState(answer);
+  if (answer && answer !== result) setResult(answer);
   const steps: StepKey[] = signedInAs === null ? ["account", "profile", "pricing"] : ["profile", "pricing"];
   const hydrated = useHydrated();
   const navigation = useNavigation();
@@ -134,6 +138,15 @@ export function ExpertWizard({
   const movedByUser = useRef(false);
   const step = steps[Math.min(stepIndex, steps.length - 1)];
 
+  // Each step is a history entry, named by its hash (`#profile`), so the browser's Back and Forward
+  // move between steps. Every entry has a hash: the router reloads the page's data when one is removed.
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const navigate = useNavigate();
+  const stepInHistory = steps.indexOf(location.hash.slice(1) as StepKey);
+  const cameFromPreviousStep =
+    (location.state as { wizardFrom?: number } | null)?.wizardFrom === stepIndex - 1;
+
   // Move focus to the new step's heading so keyboard and screen-reader users follow along.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes, by design
   useEffect(() => {
@@ -152,10 +165,56 @@ export function ExpertWizard({
     if (result.formError) toast({ title: "Error", description: result.formError, variant: "destructive" });
   }, [result]);
 
+  /** Shows a step, as a new history entry. */
   function goTo(index: number) {
     movedByUser.current = true;
     setStepIndex(index);
+    if (hydrated && stepInHistory !== index) setEntryToAdd({ index, from: stepIndex });
   }
+
+  // The entry waits until the router is idle: pushed while a submission's answer is still loading the
+  // page's data, it would cancel that load.
+  const [entryToAdd, setEntryToAdd] = useState<{ index: number; from: number } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: adds each entry once, when it can
+  useEffect(() => {
+    if (!entryToAdd || navigation.state !== "idle") return;
+    setEntryToAdd(null);
+    if (stepInHistory === entryToAdd.index) return;
+    // The page's first entry has no hash yet: it takes its step's, so that Back to it is a hash change.
+    if (stepInHistory < 0) {
+      navigate(`#${steps[entryToAdd.from]}`, {
+        replace: true,
+        preventScrollReset: true,
+        state: location.state,
+      });
+    }
+    navigate(`#${steps[entryToAdd.index]}`, {
+      preventScrollReset: true,
+      state: { wizardFrom: entryToAdd.from },
+    });
+  }, [entryToAdd, navigation.state]);
+
+  function onBack() {
+    if (cameFromPreviousStep) navigate(-1);
+    else goTo(stepIndex - 1);
+  }
+
+  // Back and Forward follow the entries' steps. Forward may pass a step changed since: sending checks
+  // every step again. A page load starts at the first step, whatever its hash: the password is never kept.
+  const historyChecked = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the history entry, by design
+  useEffect(() => {
+    if (!hydrated) return;
+    if (!historyChecked.current) {
+      historyChecked.current = true;
+      if (stepInHistory > 0) navigate(`#${steps[0]}`, { replace: true, preventScrollReset: true });
+      return;
+    }
+    // Another hash (the skip link's) is not a step.
+    if (navigationType !== "POP" || stepInHistory < 0 || stepInHistory === stepIndex) return;
+    movedByUser.current = true;
+    setStepIndex(stepInHistory);
+  }, [hydrated, location.key]);
 
   /** Focuses the first field with an error, in the order the fields appear on screen. */
   function focusFirstError(found: Errors) {
@@ -266,6 +325,9 @@ export function ExpertWizard({
         method="post"
         encType="multipart/form-data"
         noValidate
+        // The entry the submission replaces keeps its step's hash and where it came from.
+        action={`#${step}`}
+        state={location.state}
         className="stack"
         onChange={onFormChange}
         onSubmit={onSubmit}
@@ -502,7 +564,7 @@ export function ExpertWizard({
 
         <div className="wizard__actions">
           {hydrated && stepIndex > 0 ? (
-            <Button variant="secondary" onClick={() => goTo(stepIndex - 1)} disabled={busy}>
+            <Button variant="secondary" onClick={onBack} disabled={busy}>
               Back
             </Button>
           ) : (
