@@ -1,9 +1,10 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useActionData, useFetcher } from "@remix-run/react";
+import { type ClientActionFunctionArgs, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { requiredFields, useForm } from "~/components/use-form";
 import { AccountProfileSchema, ChangePasswordSchema } from "~/schemas/auth";
+import { keepFormWhenOffline } from "./keep-form-when-offline";
 import { Button } from "./ui/button";
 import { ConfirmDisclosure } from "./ui/confirm-disclosure";
 import {
@@ -206,6 +207,20 @@ function SignOutButton() {
     </fetcher.Form>
   );
 }
+
+/**
+ * The account routes' clientAction. A deletion or a password change whose answer was lost may already
+ * be done, and sending it again would say "Your session has ended" or "Current password is incorrect".
+ */
+export const keepAccountFormWhenOffline = (args: ClientActionFunctionArgs) =>
+  keepFormWhenOffline(args, {
+    outcomeUnknown: {
+      delete:
+        "We couldn't tell whether your account was deleted. Check your connection, then reload this page: if you are still signed in, it was not.",
+      password:
+        "We couldn't tell whether your password was changed. Check your connection and send it again: if the current password is then refused, your new one is already in use.",
+    },
+  });
 
 const DELETE_WARNING =
   "This cannot be undone. Your account, favourites and notifications will be deleted and you will be signed out everywhere.";

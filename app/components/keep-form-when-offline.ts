@@ -28,18 +28,30 @@ export function stopWhenOffline(event: { preventDefault(): void }): boolean {
  * (offline, a dropped connection) says so and leaves the form as it was, instead of replacing the
  * page with the error screen and losing what was typed.
  *
+ * The answer can be lost after the server did the work. Where sending again would mislead, the route
+ * names the form's intent in `outcomeUnknown`, with what to say instead.
+ *
  * It answers null with a 503: the form sees no result (so keeps its fields and shows no stale
  * message), and the error status stops Remix reloading the page's data, which would fail the same way
  * (after a fetcher's submission, only in routes that export revalidateUnlessUnreachable).
  */
-export async function keepFormWhenOffline({ serverAction }: ClientActionFunctionArgs) {
+export async function keepFormWhenOffline(
+  { request, serverAction }: ClientActionFunctionArgs,
+  { outcomeUnknown }: { outcomeUnknown?: Record<string, string> } = {},
+) {
+  // Only a route that names such intents reads what was sent (its forms are small: no upload is copied).
+  // Offline before sending, nothing reached the server.
+  const sent = outcomeUnknown && navigator.onLine ? request.clone() : null;
   try {
     return await serverAction();
   } catch (error) {
     // fetch() rejects with a TypeError when the request never completes; anything else (a thrown
     // response, a server error) keeps Remix's usual handling.
     if (!(error instanceof TypeError)) throw error;
-    sayServerUnreachable();
+    const intent = sent ? (await sent.formData()).get("intent") : null;
+    const unknown = typeof intent === "string" ? outcomeUnknown?.[intent] : undefined;
+    if (unknown) toast({ title: SERVER_UNREACHABLE_TITLE, description: unknown, variant: "destructive" });
+    else sayServerUnreachable();
     return new Response("null", {
       status: UNREACHABLE_STATUS,
       headers: { "Content-Type": "application/json" },

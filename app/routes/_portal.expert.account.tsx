@@ -2,8 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { handleAccountAction } from "~/auth/account.server";
 import { requireExpert } from "~/auth/guards.server";
-import { AccountSettings } from "~/components/account-settings";
-import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
+import { AccountSettings, keepAccountFormWhenOffline } from "~/components/account-settings";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 
 export const meta: MetaFunction = () => [
@@ -26,7 +25,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return handleAccountAction(context, request, user, { afterLogout: "/expert/login" });
 }
 
-export const clientAction = keepFormWhenOffline;
+export const clientAction = keepAccountFormWhenOffline;
 export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function ExpertAccount() {

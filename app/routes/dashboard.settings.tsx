@@ -2,8 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData } from "@remix-run/react";
 import { handleAccountAction } from "~/auth/account.server";
 import { requireUser } from "~/auth/guards.server";
-import { AccountSettings } from "~/components/account-settings";
-import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
+import { AccountSettings, keepAccountFormWhenOffline } from "~/components/account-settings";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 
 /** A title of its own, not the dashboard's, so tabs, history and screen readers tell the sections apart. */
@@ -27,7 +26,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return handleAccountAction(context, request, user, { afterLogout: "/" });
 }
 
-export const clientAction = keepFormWhenOffline;
+export const clientAction = keepAccountFormWhenOffline;
 export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function DashboardSettings() {

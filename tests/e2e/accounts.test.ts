@@ -152,6 +152,55 @@ describe("accounts in the browser", () => {
     expect(await name.inputValue()).toBe(original);
   });
 
+  it("says how to tell whether a password change or a deletion whose answer was lost went through", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/register");
+    const register = page.locator("form#register");
+    const username = `e2e-lost-${Date.now().toString(36)}`;
+    await register.getByLabel("Name", { exact: true }).fill("Lost Answer");
+    await register.getByLabel("Username").fill(username);
+    await register.getByLabel("Email").fill(`${username}@example.com`);
+    await register.getByLabel("Password").fill("first-pass-1");
+    await Promise.all([
+      page.waitForURL("**/dashboard"),
+      register.getByRole("button", { name: "Create Account" }).click(),
+    ]);
+    await gotoHydrated(page, "/dashboard/settings");
+    // The server does the work; its answer never reaches the browser.
+    const loseAnswers = () =>
+      page.route("**/dashboard/settings.data*", async (route) => {
+        await route.fetch();
+        await route.abort("connectionfailed");
+      });
+    const toast = page.locator("li.toast");
+
+    await loseAnswers();
+    await page.getByLabel("Current Password").fill("first-pass-1");
+    await page.getByLabel("New Password", { exact: true }).fill("second-pass-2");
+    await page.getByLabel("Confirm New Password").fill("second-pass-2");
+    await page.getByRole("button", { name: "Change Password" }).click();
+    await toast.getByText("We couldn't tell whether your password was changed").waitFor();
+    await page.unroute("**/dashboard/settings.data*");
+    // Sent again, as the message says: the current password is refused, so the new one is in use.
+    await page.getByRole("button", { name: "Change Password" }).click();
+    await expect.poll(() => page.getByText("Current password is incorrect").first().isVisible()).toBe(true);
+
+    await loseAnswers();
+    await page.getByRole("button", { name: "Delete Account" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await toast.getByText("We couldn't tell whether your account was deleted").waitFor();
+    expect(await toast.getByText("what you entered is still here").count()).toBe(0);
+    await page.unroute("**/dashboard/settings.data*");
+    // Reloaded, as the message says: signed out, and the account is gone.
+    await page.reload();
+    expect(new URL(page.url()).pathname).toBe("/auth");
+    const login = page.locator("form#login");
+    await login.getByLabel("Username").fill(username);
+    await login.getByLabel("Password").fill("second-pass-2");
+    await login.getByRole("button", { name: "Sign In" }).click();
+    await expect.poll(() => login.getByRole("alert").textContent()).toContain("Login failed");
+  });
+
   it("sends a signed-in client away from the expert portal to /forbidden", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "client");
