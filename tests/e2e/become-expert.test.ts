@@ -300,7 +300,13 @@ describe("becoming an expert in the browser", () => {
     });
     const username = `e2e-steps-${stamp()}`;
     await fillAccount(page, username);
-    await continueButton(page).click();
+    // Enter in a field is Continue: checked first, then on to the next step.
+    await form.getByLabel("Email").fill("not-an-email");
+    await form.getByLabel("Email").press("Enter");
+    await expect.poll(() => form.textContent()).toContain("Please provide a valid email address");
+    expect(await currentStep()).toContain("Account");
+    await form.getByLabel("Email").fill(`${username}@example.com`);
+    await form.getByLabel("Password").press("Enter");
     await expect.poll(currentStep).toContain("Profile");
     await expect.poll(hash).toBe("#profile");
 

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useLocation, useNavigate, useNavigation, useNavigationType } from "@remix-run/react";
-import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ExpertisePicker } from "~/components/expertise-picker";
 import { ImagePicker } from "~/components/image-picker";
 import { PrefixedField } from "~/components/prefixed-field";
@@ -44,6 +44,7 @@ const REQUIRED: Record<string, unknown> = Object.assign(
 );
 
 type Errors = Record<string, string[]>;
+const TEXT_INPUT_TYPES = new Set(["text", "email", "password", "url", "search", "tel", "number"]);
 
 /** Validates one step's fields from the whole form (every step's inputs stay in the one form). */
 function validateStep(step: StepKey, form: HTMLFormElement): Errors {
@@ -256,6 +257,15 @@ export function ExpertWizard({
     });
   }
 
+  /** Enter in a text field moves on, as Continue does; on the last step it sends the form. */
+  function onFormKeyDown(event: KeyboardEvent<HTMLFormElement>) {
+    const field = event.target;
+    if (event.key !== "Enter" || event.nativeEvent.isComposing || !hydrated || isLast) return;
+    if (!(field instanceof HTMLInputElement) || !TEXT_INPUT_TYPES.has(field.type)) return;
+    event.preventDefault();
+    onContinue();
+  }
+
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     const form = event.currentTarget;
     const found: Errors = {};
@@ -331,6 +341,7 @@ export function ExpertWizard({
         className="stack"
         onChange={onFormChange}
         onSubmit={onSubmit}
+        onKeyDown={onFormKeyDown}
       >
         {signedInAs !== null ? <input type="hidden" name={SIGNED_IN_FIELD} value="1" /> : null}
         {steps.includes("account") ? (
