@@ -3,7 +3,14 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
 import { layoutProblems } from "./support/layout";
-import { gotoHydrated, holdScripts, reloadHydrated, sendIntoServerError, signInAs } from "./support/pages";
+import {
+  gotoHydrated,
+  holdRequests,
+  holdScripts,
+  reloadHydrated,
+  sendIntoServerError,
+  signInAs,
+} from "./support/pages";
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/${name}`, import.meta.url));
 const wizard = (page: Page) => page.locator("form#expert-application");
@@ -289,7 +296,8 @@ describe("becoming an expert in the browser", () => {
 
   it("moves between steps with the browser's Back and Forward, without reloading the page's data", async () => {
     const page = await newPage(PHONE);
-    await gotoHydrated(page, "/become-expert");
+    // A query (a campaign's, here) stays through the steps, so moving between them loads nothing.
+    await gotoHydrated(page, "/become-expert?ref=e2e-newsletter");
     const form = wizard(page);
     const currentStep = () => page.locator('[aria-current="step"]').textContent();
     // Read in the page: page.url() follows a same-document navigation a little late.
@@ -328,26 +336,35 @@ describe("becoming an expert in the browser", () => {
     await expect.poll(currentStep).toContain("Pricing");
     await expect.poll(hash).toBe("#pricing");
 
-    // The page's Back button is the browser's Back: Forward returns to Pricing.
-    await form.getByRole("button", { name: "Back" }).click();
+    // The page's Back button is the browser's Back, once however fast it is pressed: Forward returns
+    // to Pricing.
+    await form
+      .getByRole("button", { name: "Back" })
+      .evaluate((button: HTMLButtonElement) => [button.click(), button.click()]);
     await expect.poll(currentStep).toContain("Profile");
     await expect.poll(hash).toBe("#profile");
     await page.goForward();
     await expect.poll(currentStep).toContain("Pricing");
     expect(await form.getByLabel("Question Rate (USD)").isVisible()).toBe(true);
 
-    // The skip link's hash is not a step.
+    // The skip link's hash is not a step; after it, the page's Back moves one step, and so does each
+    // browser Back.
     await page.getByRole("link", { name: "Skip to content" }).focus();
     await page.keyboard.press("Enter");
     await expect.poll(hash).toBe("#main-content");
     expect(await currentStep()).toContain("Pricing");
-    await page.goBack();
-    expect(await currentStep()).toContain("Pricing");
-
-    await page.goBack();
-    await page.goBack();
-    await expect.poll(currentStep).toContain("Account");
-    await expect.poll(hash).toBe("#account");
+    await form.getByRole("button", { name: "Back" }).click();
+    await expect.poll(currentStep).toContain("Profile");
+    for (const [step, entry] of [
+      ["Pricing", "#pricing"],
+      ["Profile", "#profile"],
+      ["Account", "#account"],
+    ]) {
+      await page.goBack();
+      await expect.poll(currentStep).toContain(step);
+      await expect.poll(hash).toBe(entry);
+    }
+    expect(await page.evaluate(() => location.search)).toBe("?ref=e2e-newsletter");
     expect(dataRequests).toEqual([]);
 
     // A reload starts at the first step (the password is never kept), whatever the hash.
@@ -362,11 +379,13 @@ describe("becoming an expert in the browser", () => {
   it("keeps the steps in the history, and the server's answer on screen, when the application is refused", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "client");
-    await gotoHydrated(page, "/become-expert");
+    // The account step's hash names no step of someone signed in: their first step takes its place.
+    await gotoHydrated(page, "/become-expert#account");
     const form = wizard(page);
     const currentStep = () => page.locator('[aria-current="step"]').textContent();
     // Read in the page: page.url() follows a same-document navigation a little late.
     const hash = () => page.evaluate(() => location.hash);
+    await expect.poll(hash).toBe("#profile");
     await form.getByLabel("Professional Title").fill("Refused Twice Consultant");
     await form.getByLabel("Company/Organization").fill("Answers & Co");
     await form.getByLabel("Custom URL").fill("demo-expert");
@@ -392,9 +411,17 @@ describe("becoming an expert in the browser", () => {
     await continueButton(page).click();
     await expect.poll(currentStep).toContain("Pricing");
 
-    // Sent after the session ended: the message and its link stay as the entry takes its step's name.
+    // Sent after the session ended. Back while it is on its way waits for the answer, which would
+    // otherwise be cancelled, and the form emptied.
     await page.context().clearCookies();
+    const release = await holdRequests(page, "**/become-expert.data*", "POST");
     await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await expect.poll(() => form.getByRole("button", { name: "Creating Profile..." }).count()).toBe(1);
+    await page.goBack();
+    await page.locator("li.toast").getByText("Wait for the answer before going back").waitFor();
+    expect(await currentStep()).toContain("Pricing");
+    await expect.poll(hash).toBe("#pricing");
+    release();
     const refusal = form.locator("xpath=..").locator("p.form-error");
     await expect.poll(() => refusal.textContent()).toContain("Your session has ended");
     await expect.poll(hash).toBe("#pricing");

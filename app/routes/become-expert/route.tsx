@@ -60,7 +60,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   formAction,
   currentUrl,
   defaultShouldRevalidate,
-}) => (formAction === currentUrl.pathname ? false : defaultShouldRevalidate);
+}) => (formAction?.split("?")[0] === currentUrl.pathname ? false : defaultShouldRevalidate);
 
 export const clientAction = keepFormWhenOffline;
 

@@ -1,5 +1,13 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useLocation, useNavigate, useNavigation, useNavigationType } from "@remix-run/react";
+import {
+  Form,
+  Link,
+  useBlocker,
+  useLocation,
+  useNavigate,
+  useNavigation,
+  useNavigationType,
+} from "@remix-run/react";
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ExpertisePicker } from "~/components/expertise-picker";
 import { ImagePicker } from "~/components/image-picker";
@@ -140,13 +148,15 @@ export function ExpertWizard({
   const step = steps[Math.min(stepIndex, steps.length - 1)];
 
   // Each step is a history entry, named by its hash (`#profile`), so the browser's Back and Forward
-  // move between steps. Every entry has a hash: the router reloads the page's data when one is removed.
+  // move between steps. Only a hash change loads no data: every entry keeps the page's query, and has
+  // a hash (the router reloads the page's data when one is removed).
   const location = useLocation();
   const navigationType = useNavigationType();
   const navigate = useNavigate();
   const stepInHistory = steps.indexOf(location.hash.slice(1) as StepKey);
   const cameFromPreviousStep =
     (location.state as { wizardFrom?: number } | null)?.wizardFrom === stepIndex - 1;
+  const entryOf = (key: StepKey) => ({ search: location.search, hash: `#${key}` });
 
   // Move focus to the new step's heading so keyboard and screen-reader users follow along.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes, by design
@@ -181,34 +191,55 @@ export function ExpertWizard({
     if (!entryToAdd || navigation.state !== "idle") return;
     setEntryToAdd(null);
     if (stepInHistory === entryToAdd.index) return;
+    const options = { preventScrollReset: true, state: { wizardFrom: entryToAdd.from } };
+    const to = entryOf(steps[entryToAdd.index]);
+    // An entry of another hash (the skip link's) becomes the step's.
+    if (location.hash && stepInHistory < 0) {
+      navigate(to, { ...options, replace: true });
+      return;
+    }
     // The page's first entry has no hash yet: it takes its step's, so that Back to it is a hash change.
     if (stepInHistory < 0) {
-      navigate(`#${steps[entryToAdd.from]}`, {
+      navigate(entryOf(steps[entryToAdd.from]), {
         replace: true,
         preventScrollReset: true,
         state: location.state,
       });
     }
-    navigate(`#${steps[entryToAdd.index]}`, {
-      preventScrollReset: true,
-      state: { wizardFrom: entryToAdd.from },
-    });
+    navigate(to, options);
   }, [entryToAdd, navigation.state]);
 
+  const goingBack = useRef(false);
   function onBack() {
-    if (cameFromPreviousStep) navigate(-1);
-    else goTo(stepIndex - 1);
+    if (!cameFromPreviousStep) return goTo(stepIndex - 1);
+    // Once: a second press before the first lands would go back two entries.
+    if (goingBack.current) return;
+    goingBack.current = true;
+    navigate(-1);
   }
+
+  // Back or Forward while the application is being sent would cancel the send, and the router would
+  // then reload the page, emptying the form: they wait for the answer.
+  const blocker = useBlocker(({ historyAction }) => busy && historyAction === "POP");
+  useEffect(() => {
+    if (blocker.state !== "blocked") return;
+    blocker.reset();
+    toast({ title: "Sending your application", description: "Wait for the answer before going back." });
+  }, [blocker]);
 
   // Back and Forward follow the entries' steps. Forward may pass a step changed since: sending checks
   // every step again. A page load starts at the first step, whatever its hash: the password is never kept.
   const historyChecked = useRef(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: follows the history entry, by design
   useEffect(() => {
+    goingBack.current = false;
     if (!hydrated) return;
     if (!historyChecked.current) {
       historyChecked.current = true;
-      if (stepInHistory > 0) navigate(`#${steps[0]}`, { replace: true, preventScrollReset: true });
+      const named = location.hash.slice(1);
+      if (named in STEPS && named !== steps[0]) {
+        navigate(entryOf(steps[0]), { replace: true, preventScrollReset: true });
+      }
       return;
     }
     // Another hash (the skip link's) is not a step.
@@ -336,7 +367,7 @@ export function ExpertWizard({
         encType="multipart/form-data"
         noValidate
         // The entry the submission replaces keeps its step's hash and where it came from.
-        action={`#${step}`}
+        action={`${location.search}#${step}`}
         state={location.state}
         className="stack"
         onChange={onFormChange}
