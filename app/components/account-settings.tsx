@@ -210,7 +210,8 @@ function SignOutButton() {
 
 /**
  * The account routes' clientAction. A deletion or a password change whose answer was lost may already
- * be done, and sending it again would say "Your session has ended" or "Current password is incorrect".
+ * be done, and sending it again would say "Your session has ended" or "Current password is incorrect"
+ * (which a mistyped current password says too).
  */
 export const keepAccountFormWhenOffline = (args: ClientActionFunctionArgs) =>
   keepFormWhenOffline(args, {
@@ -218,7 +219,7 @@ export const keepAccountFormWhenOffline = (args: ClientActionFunctionArgs) =>
       delete:
         "We couldn't tell whether your account was deleted. Check your connection, then reload this page: if you are still signed in, it was not.",
       password:
-        "We couldn't tell whether your password was changed. Check your connection and send it again: if the current password is then refused, your new one is already in use.",
+        "We couldn't tell whether your password was changed. Check your connection, then sign in with your new password in a new tab: if that works, it was changed.",
     },
   });
 
