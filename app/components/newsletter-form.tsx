@@ -49,6 +49,7 @@ export function NewsletterForm({
         noValidate
         onSubmit={(event) => {
           event.preventDefault();
+          if (busy) return;
           const form = event.currentTarget;
           const email = inputRef.current?.value ?? "";
           void loadSchema().then((schema) => {
@@ -85,7 +86,8 @@ export function NewsletterForm({
             onChange={() => setClientError(null)}
             onFocus={() => void loadSchema()}
           />
-          <button type="submit" className="btn btn--primary" disabled={busy}>
+          {/* Not disabled while sending: a disabled button drops the focus to the page's top. */}
+          <button type="submit" className="btn btn--primary" aria-disabled={busy}>
             {busy ? "Subscribing..." : "Subscribe"}
           </button>
         </div>

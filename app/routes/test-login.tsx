@@ -5,6 +5,7 @@ import { requireDemoMode } from "~/auth/guards.server";
 import { signInWithForm } from "~/auth/sign-in.server";
 import { getAuthStatus } from "~/auth/status.server";
 import { Button, buttonClass } from "~/components/ui/button";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
 
 export const meta: MetaFunction = () => [
@@ -28,6 +29,8 @@ export default function TestLogin() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const statusFetcher = useFetcher<typeof status>();
+  // Login and Logout are disabled while they run: focus comes back to them afterwards.
+  useFocusKeeper();
   const [username, setUsername] = useState<string>(defaults.username);
   const [password, setPassword] = useState<string>(defaults.password);
   const shown = statusFetcher.data ?? status;

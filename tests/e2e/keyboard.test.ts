@@ -528,5 +528,23 @@ describe("using the site by keyboard", () => {
     await visitor.keyboard.press("Enter");
     await expect.poll(() => visitor.getByText("Message Sent").first().isVisible()).toBe(true);
     await expect.poll(() => send.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    // The footer's newsletter box, on a public page: Subscribe keeps the focus while it works and after.
+    await gotoHydrated(visitor, "/about");
+    const footer = visitor.getByRole("contentinfo");
+    await footer.getByLabel("Email address").fill(`kim-${Date.now()}@example.com`);
+    const subscribe = footer.getByRole("button", { name: "Subscribe" });
+    await subscribe.focus();
+    await visitor.keyboard.press("Enter");
+    await footer.getByText("Thanks for subscribing!").waitFor();
+    expect(await subscribe.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    // The demo sign-in page's Login, which is disabled while it signs in.
+    await gotoHydrated(visitor, "/test-login");
+    const login = visitor.getByRole("button", { name: "Login", exact: true });
+    await login.focus();
+    await visitor.keyboard.press("Enter");
+    await expect.poll(() => visitor.getByText('"authenticated": true').isVisible()).toBe(true);
+    await expect.poll(() => login.evaluate((button) => button === document.activeElement)).toBe(true);
   });
 });
