@@ -411,17 +411,28 @@ describe("becoming an expert in the browser", () => {
     await continueButton(page).click();
     await expect.poll(currentStep).toContain("Pricing");
 
-    // Sent after the session ended. Back while it is on its way waits for the answer, which would
-    // otherwise be cancelled, and the form emptied.
-    await page.context().clearCookies();
+    // Back while the application is on its way ends the wait for its answer: the form stays as it
+    // was (not mounted again), the Profile step shows, and the person is told the outcome is unknown.
     const release = await holdRequests(page, "**/become-expert.data*", "POST");
+    await form.evaluate((element: HTMLFormElement) => {
+      element.dataset.mountedBefore = "yes";
+    });
     await form.getByRole("button", { name: "Create Expert Profile" }).click();
     await expect.poll(() => form.getByRole("button", { name: "Creating Profile..." }).count()).toBe(1);
     await page.goBack();
-    await page.locator("li.toast").getByText("Wait for the answer before going back").waitFor();
-    expect(await currentStep()).toContain("Pricing");
-    await expect.poll(hash).toBe("#pricing");
+    await page.locator("li.toast").getByText("we can't tell whether it was received").waitFor();
+    await expect.poll(currentStep).toContain("Profile");
+    await expect.poll(hash).toBe("#profile");
+    expect(await form.getAttribute("data-mounted-before")).toBe("yes");
+    expect(await form.getByLabel("Professional Title").inputValue()).toBe("Refused Twice Consultant");
     release();
+    await page.unroute("**/become-expert.data*");
+    await page.goForward();
+    await expect.poll(currentStep).toContain("Pricing");
+
+    // Sent after the session ended: the message and its link stay as the entry takes its step's name.
+    await page.context().clearCookies();
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
     const refusal = form.locator("xpath=..").locator("p.form-error");
     await expect.poll(() => refusal.textContent()).toContain("Your session has ended");
     await expect.poll(hash).toBe("#pricing");

@@ -59,8 +59,16 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({
   formAction,
   currentUrl,
+  nextUrl,
   defaultShouldRevalidate,
-}) => (formAction?.split("?")[0] === currentUrl.pathname ? false : defaultShouldRevalidate);
+}) => {
+  if (formAction?.split("?")[0] === currentUrl.pathname) return false;
+  // Nor from one step to another (hash to hash), which the router loads data for when Back
+  // interrupts a send: the form would be mounted again, empty.
+  const samePage = nextUrl.pathname + nextUrl.search === currentUrl.pathname + currentUrl.search;
+  if (samePage && nextUrl.hash && currentUrl.hash && nextUrl.hash !== currentUrl.hash) return false;
+  return defaultShouldRevalidate;
+};
 
 export const clientAction = keepFormWhenOffline;
 

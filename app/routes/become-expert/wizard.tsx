@@ -1,13 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import {
-  Form,
-  Link,
-  useBlocker,
-  useLocation,
-  useNavigate,
-  useNavigation,
-  useNavigationType,
-} from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, useNavigation, useNavigationType } from "@remix-run/react";
 import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from "react";
 import { ExpertisePicker } from "~/components/expertise-picker";
 import { ImagePicker } from "~/components/image-picker";
@@ -218,14 +210,25 @@ export function ExpertWizard({
     navigate(-1);
   }
 
-  // Back or Forward while the application is being sent would cancel the send, and the router would
-  // then reload the page, emptying the form: they wait for the answer.
-  const blocker = useBlocker(({ historyAction }) => busy && historyAction === "POP");
+  // Back or Forward while the application is on its way ends the wait for its answer (the router
+  // drops it). The form stays as typed (the page's data is not reloaded for a step), and the person is
+  // told the outcome is unknown. A new navigation without a form is the sign.
+  const wasBusy = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: when a send ends
   useEffect(() => {
-    if (blocker.state !== "blocked") return;
-    blocker.reset();
-    toast({ title: "Sending your application", description: "Wait for the answer before going back." });
-  }, [blocker]);
+    if (busy || !wasBusy.current) {
+      wasBusy.current = busy;
+      return;
+    }
+    wasBusy.current = false;
+    if (navigation.state === "idle" || navigation.formMethod) return;
+    toast({
+      title: "Application not confirmed",
+      description:
+        "You went back before the answer came, so we can't tell whether it was received. What you typed is still here: send it again, and if the username is then refused as taken, try signing in with it.",
+      variant: "destructive",
+    });
+  }, [busy]);
 
   // Back and Forward follow the entries' steps. Forward may pass a step changed since: sending checks
   // every step again. A page load starts at the first step, whatever its hash: the password is never kept.
