@@ -5,7 +5,6 @@ import type {
   LoaderFunctionArgs,
 } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { parkModuleScripts } from "~/lib/boot-after-paint.server";
@@ -78,8 +77,10 @@ export default async function handleRequest(
     },
   );
   body.allReady.then(() => clearTimeout(timeout));
-  // Bots and no-JS clients get the whole document at once.
-  if (isbot(request.headers.get("user-agent") || "")) await body.allReady;
+  // Every document is sent whole. Pages defer data only for client-side navigations (which Remix's
+  // data requests serve, not this), so nothing is left to stream: bots and no-JS clients, whatever
+  // they call themselves, get the complete page, and browsers wait for nothing more.
+  await body.allReady;
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   // The app's JavaScript loads after the first paint (~/lib/boot-after-paint).
   return new Response(parkModuleScripts(body, remixContext.manifest.entry.imports), {

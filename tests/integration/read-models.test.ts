@@ -92,6 +92,12 @@ describe("the home page read models", () => {
     expect(after).toContain("Featured Experts");
     expect(after).toContain("Browse All Experts");
     expect(cardNames(after)).toEqual(["Ada Quill"]);
+
+    // A document asked for as if it were data (Sec-Fetch-Dest: empty) is still sent whole: the
+    // experts in place, not a skeleton that a script at the end of the stream fills in.
+    const whole = await (await get(`/?whole=${Date.now()}`, cookie, { "Sec-Fetch-Dest": "empty" })).text();
+    expect(cardNames(whole)).toEqual(["Ada Quill"]);
+    expect(whole).not.toMatch(/<div hidden id="S:/);
   });
 
   it("shows a new category everywhere once the categories are invalidated", async () => {
