@@ -16,6 +16,7 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ErrorList, Label, TextareaField } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { requiredFields, useForm } from "~/components/use-form";
 import { DEMO_ACCOUNTS } from "~/lib/demo-accounts";
 import { readForm } from "~/lib/form-data.server";
@@ -108,6 +109,8 @@ export default function TestAudio() {
   const { signedIn, isExpert, myQuestions, expertQuestions } = loaderData;
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selected = expertQuestions.find((question) => question.id === selectedId) ?? null;
+  // The answer panel's Close and a sent answer take the focused button away: see data-focus-fallback.
+  useFocusKeeper();
 
   return (
     <div className="page stack-lg test-audio">
@@ -169,8 +172,14 @@ export default function TestAudio() {
             <div
               className={selected ? "test-audio__expert test-audio__expert--selected" : "test-audio__expert"}
             >
-              <section className="stack" aria-labelledby="to-answer-heading">
-                <h2 id="to-answer-heading">Questions to answer</h2>
+              <section
+                className="stack"
+                aria-labelledby="to-answer-heading"
+                data-focus-fallback="to-answer-heading"
+              >
+                <h2 id="to-answer-heading" tabIndex={-1}>
+                  Questions to answer
+                </h2>
                 {expertQuestions.length === 0 ? (
                   <p className="empty-state">No questions found.</p>
                 ) : (
@@ -185,7 +194,11 @@ export default function TestAudio() {
                         <p className="question-text clamp-3">{question.question}</p>
                         {(OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status) ? (
                           <div>
-                            <Button size="sm" onClick={() => setSelectedId(question.id)}>
+                            <Button
+                              id={`answer-question-${question.id}`}
+                              size="sm"
+                              onClick={() => setSelectedId(question.id)}
+                            >
                               Answer This Question
                             </Button>
                           </div>
@@ -203,7 +216,13 @@ export default function TestAudio() {
                 )}
               </section>
               {selected ? (
-                <section className="card stack" aria-labelledby="answer-panel-heading">
+                <section
+                  className="card stack"
+                  aria-labelledby="answer-panel-heading"
+                  // Closed or answered, the panel leaves: focus goes back to its question's button, or
+                  // to the list's heading once the question is answered.
+                  data-focus-fallback={`answer-question-${selected.id} to-answer-heading`}
+                >
                   <div className="row admin-answer-panel__head">
                     <h2 id="answer-panel-heading">Answer Question #{selected.id}</h2>
                     <Button variant="secondary" size="sm" onClick={() => setSelectedId(null)}>

@@ -454,8 +454,8 @@ describe("paid questions in the browser (test mode)", () => {
     const expert = await recorderPage((page) => page.clock.install());
     await expert.getByRole("button", { name: "Start recording" }).click();
     await expert.getByRole("timer").waitFor();
-    // The live region is there, empty, before it has something to say (so it is announced).
-    expect(await expert.locator(".audio-recorder [role=status]").textContent()).toBe("");
+    // The live region was on the page before the recording began, which it says (to screen readers).
+    expect(await expert.locator(".audio-recorder [role=status]").textContent()).toBe("Recording started.");
     await expert.getByRole("button", { name: "Stop" }).focus();
     await expert.clock.runFor("23:58");
     expect(await expert.getByRole("timer").textContent()).toContain("23:58");
@@ -466,6 +466,55 @@ describe("paid questions in the browser (test mode)", () => {
     await expect.poll(() => expert.getByRole("button", { name: "Play" }).isVisible()).toBe(true);
     expect(await expert.getByRole("timer").count()).toBe(0);
     expect(await expert.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Play");
+  });
+
+  it("hands focus from Start to Stop, to Play, to Start again, and says each change", async () => {
+    const expert = await recorderPage(async () => {});
+    const status = expert.locator(".audio-recorder [role=status]");
+    const focusedText = () => expert.evaluate(() => document.activeElement?.textContent?.trim());
+    const press = async (name: string) => {
+      await expert.getByRole("button", { name }).focus();
+      await expert.keyboard.press("Enter");
+    };
+    await press("Start recording");
+    await expect.poll(focusedText).toBe("Stop");
+    expect(await status.textContent()).toBe("Recording started.");
+    await press("Stop");
+    await expect.poll(focusedText).toBe("Play");
+    expect(await status.textContent()).toBe("Recording stopped.");
+    await press("Record again");
+    await expect.poll(focusedText).toBe("Start recording");
+    expect(await status.textContent()).toBe("Recording discarded.");
+
+    // The answer panel's Close gives focus back to the question's button.
+    const close = expert.getByRole("button", { name: "Close" });
+    await close.focus();
+    await expert.keyboard.press("Enter");
+    await expect.poll(focusedText).toBe("Answer This Question");
+  });
+
+  it("puts focus on the list's heading once an answer sent from /test-audio takes its question away", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const expertId = await demoExpertId(client);
+    const question = uniqueQuestion("focus after answering");
+    await askAsClient(client, expertId, question);
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/test-audio");
+    await expert
+      .locator("li", { hasText: question })
+      .getByRole("button", { name: "Answer This Question" })
+      .click();
+    await expert
+      .getByLabel("Your Answer")
+      .fill("Answered from the test page, by keyboard, to see where focus goes.");
+    await expert.getByRole("button", { name: "Submit Answer" }).focus();
+    await expert.keyboard.press("Enter");
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+    await expect.poll(() => expert.evaluate(() => document.activeElement?.id)).toBe("to-answer-heading");
   });
 
   it("says a recording over 25 MB is too large when it stops, before anything is sent", async () => {

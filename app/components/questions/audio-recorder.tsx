@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { type RefObject, useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { ANSWER_MESSAGES, AUDIO_UPLOAD_MAX_BYTES } from "~/schemas/questions";
 
@@ -53,8 +53,13 @@ export function AudioRecorder({
   const audioRef = useRef<HTMLAudioElement | null>(null);
   const rootRef = useRef<HTMLDivElement | null>(null);
   const playRef = useRef<HTMLButtonElement | null>(null);
+  const startRef = useRef<HTMLButtonElement | null>(null);
+  const stopRef = useRef<HTMLButtonElement | null>(null);
   const startedAtRef = useRef(0);
-  const justRecordedRef = useRef(false);
+  /** The button that takes over from the one just pressed, which the new phase takes away. */
+  const handOffRef = useRef<RefObject<HTMLButtonElement | null> | null>(null);
+  // Said to screen readers only: the timer and the buttons show it.
+  const [said, setSaid] = useState("");
   const fileInputRef = useRef<HTMLInputElement | null>(null);
   const uploadId = useId();
   const errorId = `${uploadId}-error`;
@@ -70,17 +75,19 @@ export function AudioRecorder({
     return () => clearInterval(timer);
   }, [phase]);
 
-  // Stop (pressed, or at the time limit) leaves the page: focus goes to the recording's Play button,
-  // unless the person has moved on to another control.
+  // Start, Stop (pressed, or at the time limit) and Record again take their own button away: focus
+  // goes to the one that replaces it (Stop, Play, Start), unless the person has moved on to another control.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once each phase is on the page, by design
   useEffect(() => {
-    if (phase !== "recorded" || !justRecordedRef.current) return;
-    justRecordedRef.current = false;
+    const next = handOffRef.current;
+    if (!next) return;
+    handOffRef.current = null;
     const active = document.activeElement;
     const movedOn =
       active instanceof HTMLElement &&
       !rootRef.current?.contains(active) &&
       active.matches("input, textarea, select, button, a[href]");
-    if (!movedOn) playRef.current?.focus();
+    if (!movedOn) next.current?.focus();
   }, [phase]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: stopRecording only reads a ref
@@ -141,7 +148,8 @@ export function AudioRecorder({
         setPhase("idle");
         return;
       }
-      justRecordedRef.current = true;
+      handOffRef.current = playRef;
+      setSaid("Recording stopped.");
       acceptFile(file);
     };
     recorderRef.current = recorder;
@@ -149,6 +157,8 @@ export function AudioRecorder({
     recorder.start();
     startedAtRef.current = Date.now();
     setSeconds(0);
+    handOffRef.current = stopRef;
+    setSaid("Recording started.");
     setPhase("recording");
     onChange(null);
   }
@@ -159,6 +169,8 @@ export function AudioRecorder({
   }
 
   function reset() {
+    handOffRef.current = startRef;
+    setSaid("Recording discarded.");
     audioRef.current?.pause();
     setUrl(null);
     setPhase("idle");
@@ -193,7 +205,13 @@ export function AudioRecorder({
     <div className="audio-recorder stack" data-phase={phase} ref={rootRef}>
       {phase === "idle" ? (
         supported ? (
-          <Button type="button" variant="secondary" onClick={startRecording} disabled={disabled}>
+          <Button
+            ref={startRef}
+            type="button"
+            variant="secondary"
+            onClick={startRecording}
+            disabled={disabled}
+          >
             <span className="record-dot" aria-hidden="true" /> Start recording
           </Button>
         ) : (
@@ -211,7 +229,7 @@ export function AudioRecorder({
             <span className="record-dot record-dot--live" aria-hidden="true" /> Recording{" "}
             {formatTimer(seconds)}
           </span>
-          <Button type="button" variant="danger" size="sm" onClick={stopRecording}>
+          <Button ref={stopRef} type="button" variant="danger" size="sm" onClick={stopRecording}>
             Stop
           </Button>
         </div>
@@ -272,7 +290,7 @@ export function AudioRecorder({
       )}
       {/* Always on the page, so what it says later is announced. */}
       <p className={notice ? "notice" : "audio-recorder__status"} role="status">
-        {notice}
+        {notice ?? <span className="visually-hidden">{said}</span>}
       </p>
       {error ? (
         <p id={errorId} className="form-error" role="alert">
