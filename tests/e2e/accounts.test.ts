@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { type DemoRole, gotoHydrated, logOut, signInAs, submitAfterSessionEnds } from "./support/pages";
+import {
+  type DemoRole,
+  gotoHydrated,
+  logOut,
+  registerAs,
+  signInAs,
+  submitAfterSessionEnds,
+} from "./support/pages";
 
 const HOMES: Record<DemoRole, string> = {
   client: "/dashboard",
@@ -154,17 +161,8 @@ describe("accounts in the browser", () => {
 
   it("says how to tell whether a password change or a deletion whose answer was lost went through", async () => {
     const page = await newPage(PHONE);
-    await gotoHydrated(page, "/register");
-    const register = page.locator("form#register");
     const username = `e2e-lost-${Date.now().toString(36)}`;
-    await register.getByLabel("Name", { exact: true }).fill("Lost Answer");
-    await register.getByLabel("Username").fill(username);
-    await register.getByLabel("Email").fill(`${username}@example.com`);
-    await register.getByLabel("Password").fill("first-pass-1");
-    await Promise.all([
-      page.waitForURL("**/dashboard"),
-      register.getByRole("button", { name: "Create Account" }).click(),
-    ]);
+    await registerAs(page, { name: "Lost Answer", username, password: "first-pass-1" });
     await gotoHydrated(page, "/dashboard/settings");
     // The server does the work; its answer never reaches the browser.
     const loseAnswers = () =>

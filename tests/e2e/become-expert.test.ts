@@ -7,6 +7,7 @@ import {
   gotoHydrated,
   holdRequests,
   holdScripts,
+  registerAs,
   reloadHydrated,
   sendIntoServerError,
   signInAs,
@@ -527,17 +528,11 @@ describe("becoming an expert in the browser", () => {
 
   it("fits a 320 px phone with a long unbroken name signed in", async () => {
     const page = await newPage(SMALL_PHONE);
-    await gotoHydrated(page, "/register");
-    const register = page.locator("form#register");
-    const username = `e2e-narrow-${stamp()}`;
-    await register.getByLabel("Name", { exact: true }).fill(`Maximilian${"X".repeat(56)}`);
-    await register.getByLabel("Username").fill(username);
-    await register.getByLabel("Email").fill(`${username}@example.com`);
-    await register.getByLabel("Password").fill("narrow-pass-1");
-    await Promise.all([
-      page.waitForURL("**/dashboard"),
-      register.getByRole("button", { name: "Create Account" }).click(),
-    ]);
+    await registerAs(page, {
+      name: `Maximilian${"X".repeat(56)}`,
+      username: `e2e-narrow-${stamp()}`,
+      password: "narrow-pass-1",
+    });
     await gotoHydrated(page, "/become-expert");
     await expect.poll(() => page.getByText("Signed in as").isVisible()).toBe(true);
     const layout = await layoutProblems(page);

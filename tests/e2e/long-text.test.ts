@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
 import { layoutProblems } from "./support/layout";
-import { demoExpertId, gotoHydrated, signInAs } from "./support/pages";
+import { demoExpertId, gotoHydrated, registerAs, signInAs } from "./support/pages";
 
 const stamp = Date.now().toString(36);
 const LINK = `https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ/edit#gid=0&range=A1:Z1000&e2e=${stamp}`;
@@ -106,17 +106,11 @@ describe("long words and links in what people type", () => {
 
   it("keeps a long name within the phone on the dashboard", async () => {
     const page = await newPage(PHONE);
-    await gotoHydrated(page, "/register");
-    const form = page.locator("form#register");
-    const username = `long-${stamp}`;
-    await form.getByLabel("Name", { exact: true }).fill(`Zoë ${"L".repeat(60)}`);
-    await form.getByLabel("Username").fill(username);
-    await form.getByLabel("Email").fill(`${username}@example.com`);
-    await form.getByLabel("Password").fill("long-names-1");
-    await Promise.all([
-      page.waitForURL("**/dashboard"),
-      form.getByRole("button", { name: "Create Account" }).click(),
-    ]);
+    await registerAs(page, {
+      name: `Zoë ${"L".repeat(60)}`,
+      username: `long-${stamp}`,
+      password: "long-names-1",
+    });
     await page.waitForSelector("html[data-hydrated]");
     await expectFitsThePhone(page, "the dashboard of a long name");
   });

@@ -32,8 +32,8 @@ function coveredHeight(page: Page) {
   });
 }
 
-/** Two computed styles, of an element in a selected state and one that is not, that must differ. */
-async function looksDifferent(page: Page, selected: string, other: string) {
+/** An element in a selected state is painted apart from one that is not (colours, border). */
+async function expectMarkedApart(page: Page, selected: string, other: string) {
   const paint = (selector: string) =>
     page
       .locator(selector)
@@ -44,7 +44,14 @@ async function looksDifferent(page: Page, selected: string, other: string) {
           " | ",
         );
       });
-  return { selected: await paint(selected), other: await paint(other) };
+  expect(await paint(selected), `${selected} against ${other}`).not.toBe(await paint(other));
+}
+
+/** A role's page in a high-contrast theme. */
+async function forcedColoursPageAs(role: "client" | "expert" | "admin") {
+  const page = await pageAs(role, DESKTOP);
+  await page.emulateMedia({ forcedColors: "active" });
+  return page;
 }
 
 describe("zoomed to 400% (a window 320 x 256)", () => {
@@ -96,26 +103,22 @@ describe("with text spaced wider", () => {
 
 describe("in forced colours (a high-contrast theme)", () => {
   it("marks the selected tab, step, filter, day and switch apart from the others", async () => {
-    const client = await pageAs("client", DESKTOP);
-    await client.emulateMedia({ forcedColors: "active" });
+    const client = await forcedColoursPageAs("client");
     await gotoHydrated(client, "/dashboard");
-    const tabs = await looksDifferent(
+    await expectMarkedApart(
       client,
       '[role="tab"][data-state="active"]',
       '[role="tab"][data-state="inactive"]',
     );
-    expect(tabs.selected).not.toBe(tabs.other);
 
     await gotoHydrated(client, "/become-expert");
-    const steps = await looksDifferent(
+    await expectMarkedApart(
       client,
       '[data-state="current"] .wizard-steps__number',
       '[data-state="todo"] .wizard-steps__number',
     );
-    expect(steps.selected).not.toBe(steps.other);
 
-    const expert = await pageAs("expert", DESKTOP);
-    await expert.emulateMedia({ forcedColors: "active" });
+    const expert = await forcedColoursPageAs("expert");
     await gotoHydrated(expert, "/expert/availability");
     const toggle = expert.getByRole("switch").first();
     const track = () =>
@@ -134,21 +137,18 @@ describe("in forced colours (a high-contrast theme)", () => {
     await gotoHydrated(expert, "/expert/bookings");
     const day = expert.locator(".calendar-day:not(.calendar-day--disabled):not(.calendar-day--today)");
     await day.first().click();
-    const days = await looksDifferent(
+    await expectMarkedApart(
       expert,
       ".calendar-day--selected",
       ".calendar-day:not(.calendar-day--selected):not(.calendar-day--disabled):not(.calendar-day--today)",
     );
-    expect(days.selected).not.toBe(days.other);
 
-    const admin = await pageAs("admin", DESKTOP);
-    await admin.emulateMedia({ forcedColors: "active" });
+    const admin = await forcedColoursPageAs("admin");
     await gotoHydrated(admin, "/admin");
-    const filters = await looksDifferent(
+    await expectMarkedApart(
       admin,
       '.filter-link[aria-current="page"]',
       '.filter-link:not([aria-current="page"])',
     );
-    expect(filters.selected).not.toBe(filters.other);
   });
 });

@@ -128,6 +128,20 @@ export async function signInAs(page: Page, role: DemoRole, { redirectTo }: { red
   await page.waitForSelector("html[data-hydrated]");
 }
 
+/** Registers a new client through /register, as a person does, and waits for their dashboard. */
+export async function registerAs(page: Page, account: { name: string; username: string; password: string }) {
+  await gotoHydrated(page, "/register");
+  const register = page.locator("form#register");
+  await register.getByLabel("Name", { exact: true }).fill(account.name);
+  await register.getByLabel("Username").fill(account.username);
+  await register.getByLabel("Email").fill(`${account.username}@example.com`);
+  await register.getByLabel("Password").fill(account.password);
+  await Promise.all([
+    page.waitForURL("**/dashboard"),
+    register.getByRole("button", { name: "Create Account" }).click(),
+  ]);
+}
+
 /** Logs out with the header's button, as a person does; the home page follows. */
 export async function logOut(page: Page) {
   await Promise.all([
