@@ -276,11 +276,14 @@ function BookingDetails({
 }) {
   const cancellable = booking.status === "confirmed" && booking.startsAt > now;
   // Cancelling removes the focused Cancel Session button: focus goes to the details' title, never
-  // to the page behind the still open dialog.
+  // to the page behind the still open dialog, nor to its frame (where Radix's focus trap puts it
+  // when the focused element leaves).
   useEffect(() => {
     if (cancellable) return;
     const title = document.querySelector<HTMLElement>(".booking-dialog .dialog-title");
-    if (title && !title.closest("[role='dialog']")?.contains(document.activeElement)) title.focus();
+    const dialog = title?.closest<HTMLElement>("[role='dialog']");
+    const active = document.activeElement;
+    if (title && dialog && (active === dialog || !dialog.contains(active))) title.focus();
   }, [cancellable]);
   // Test mode takes no payment, so there is nothing to refund and nothing is said to be.
   const testMode = usePaymentsTestMode();

@@ -64,8 +64,16 @@ export function DialogContent({
         <div className="dialog-body" tabIndex={-1}>
           {children}
         </div>
-        {hideClose ? null : (
-          <DialogPrimitive.Close className="btn btn--ghost btn--sm dialog-close" aria-label="Close">
+        {/* data-dialog-close: what Escape presses when a toast's layer sits above this dialog
+            (toast-list.client.tsx); hidden where the dialog shows no close button. */}
+        {hideClose ? (
+          <DialogPrimitive.Close hidden data-dialog-close />
+        ) : (
+          <DialogPrimitive.Close
+            className="btn btn--ghost btn--sm dialog-close"
+            aria-label="Close"
+            data-dialog-close
+          >
             <span aria-hidden="true">×</span>
           </DialogPrimitive.Close>
         )}

@@ -21,6 +21,14 @@ export default function ToastList({ toasts }: { toasts: ToastItem[] }) {
           onOpenChange={(open) => {
             if (!open) dismissToast(item.id);
           }}
+          onEscapeKeyDown={(event) => {
+            // A toast is the newest layer, so Radix gives it Escape first, even when focus is in a
+            // dialog. Escape belongs to the dialog there: it closes, and the toast runs its time.
+            const dialog = event.target instanceof Element ? event.target.closest(".dialog-content") : null;
+            if (!dialog) return;
+            event.preventDefault();
+            dialog.querySelector<HTMLButtonElement>(":scope > [data-dialog-close]")?.click();
+          }}
         >
           <div>
             <ToastPrimitive.Title className="toast__title">{item.title}</ToastPrimitive.Title>
