@@ -122,14 +122,18 @@ describe("booking a session in the browser (test mode)", () => {
     expect(
       await client.getByText("Please provide a brief description of what you'd like to discuss").isVisible(),
     ).toBe(true);
-    // Focus lands in the calendar, the first thing to fix, on its Tab stop.
+    // Focus lands in the calendar, the first thing to fix, on its Tab stop: a day that can be
+    // chosen, which carries the error as its description.
     await expect
       .poll(() =>
-        client.evaluate(() =>
-          Boolean(document.activeElement?.matches(".month-calendar button.calendar-day[tabindex='0']")),
-        ),
+        client.evaluate(() => {
+          const day = document.activeElement;
+          if (!day?.matches(".month-calendar button.calendar-day[tabindex='0']:not([aria-disabled])"))
+            return null;
+          return document.getElementById(day.getAttribute("aria-describedby") ?? "")?.textContent;
+        }),
       )
-      .toBe(true);
+      .toBe("Please select a date for your session");
 
     const name = unique("Jordan");
     const message = unique("E2E: I'd like to review our pre-seed pitch deck and the financial model");

@@ -64,9 +64,13 @@ export function MonthCalendar({
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const grid = useRef<HTMLTableElement>(null);
 
-  // The day that takes the Tab stop: the chosen one, else today, else the month's first.
+  // The day that takes the Tab stop: the chosen one, else the first day that can be chosen (today
+  // when it can), else today, else the month's first.
+  const choosable = (date: string) => inMonth(date) && date >= today && !isDisabled(date);
   const tabStop =
-    selected && inMonth(selected) ? selected : inMonth(today) ? today : (days.find(inMonth) ?? days[0]);
+    selected && inMonth(selected)
+      ? selected
+      : (days.find(choosable) ?? (inMonth(today) ? today : (days.find(inMonth) ?? days[0])));
 
   useEffect(() => {
     if (!focusTarget) return;
@@ -177,6 +181,8 @@ export function MonthCalendar({
                       )}
                       tabIndex={date === tabStop ? 0 : -1}
                       aria-label={spoken}
+                      // The Tab stop is where a refused form puts focus: the error is read with it.
+                      aria-describedby={invalid && date === tabStop ? errorId : undefined}
                       aria-pressed={isSelected}
                       aria-disabled={disabled || undefined}
                       aria-current={date === today ? "date" : undefined}
