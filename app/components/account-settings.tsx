@@ -238,6 +238,14 @@ function DeleteAccount({ role }: { role: keyof typeof CLOSES_WORK }) {
   const fetcher = useFetcher();
   const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
+  const [open, setOpen] = useState(false);
+  // A deletion leaves the page. A send that ends here was refused or lost its answer, which a toast
+  // explains; the dialog closes so that its Delete is not pressed again beside it.
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy) setOpen(false);
+    wasBusy.current = busy;
+  }, [busy]);
   return (
     <section className="card stack danger-zone" aria-labelledby="delete-heading">
       <h2 id="delete-heading">Delete Account</h2>
@@ -253,7 +261,7 @@ function DeleteAccount({ role }: { role: keyof typeof CLOSES_WORK }) {
           intent="delete"
         />
       )}
-      <Dialog>
+      <Dialog open={open} onOpenChange={(next) => !busy && setOpen(next)}>
         {hydrated ? (
           <DialogTrigger asChild>
             <Button variant="danger">Delete Account</Button>

@@ -193,6 +193,10 @@ describe("accounts in the browser", () => {
     await page.getByRole("dialog").getByRole("button", { name: "Delete", exact: true }).click();
     await toast.getByText("We couldn't tell whether your account was deleted").waitFor();
     expect(await toast.getByText("what you entered is still here").count()).toBe(0);
+    // The dialog closes, so its Delete is not pressed again beside the message; focus goes back to
+    // the button that opened it.
+    await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe("Delete Account");
     await page.unroute("**/dashboard/settings.data*");
     // Reloaded, as the message says: signed out, and the account is gone.
     await page.reload();
