@@ -29,7 +29,8 @@ export function stopWhenOffline(event: { preventDefault(): void }): boolean {
  * page with the error screen and losing what was typed.
  *
  * The answer can be lost after the server did the work. Where sending again would mislead, the route
- * names the form's intent in `outcomeUnknown`, with what to say instead.
+ * says what to say instead in `outcomeUnknown`: one text for every submission, or a text per form
+ * intent.
  *
  * It answers null with a 503: the form sees no result (so keeps its fields and shows no stale
  * message), and the error status stops Remix reloading the page's data, which would fail the same way
@@ -37,11 +38,12 @@ export function stopWhenOffline(event: { preventDefault(): void }): boolean {
  */
 export async function keepFormWhenOffline(
   { request, serverAction }: ClientActionFunctionArgs,
-  { outcomeUnknown }: { outcomeUnknown?: Record<string, string> } = {},
+  { outcomeUnknown }: { outcomeUnknown?: string | Record<string, string> } = {},
 ) {
   // Only a route that names such intents reads what was sent (its forms are small: no upload is copied).
   // Offline before sending, nothing reached the server.
-  const sent = outcomeUnknown && navigator.onLine ? request.clone() : null;
+  const online = navigator.onLine;
+  const sent = typeof outcomeUnknown === "object" && online ? request.clone() : null;
   try {
     return await serverAction();
   } catch (error) {
@@ -49,7 +51,13 @@ export async function keepFormWhenOffline(
     // response, a server error) keeps Remix's usual handling.
     if (!(error instanceof TypeError)) throw error;
     const intent = sent ? (await sent.formData()).get("intent") : null;
-    const unknown = typeof intent === "string" ? outcomeUnknown?.[intent] : undefined;
+    const unknown = !online
+      ? undefined
+      : typeof outcomeUnknown === "string"
+        ? outcomeUnknown
+        : typeof intent === "string"
+          ? outcomeUnknown?.[intent]
+          : undefined;
     if (unknown) toast({ title: SERVER_UNREACHABLE_TITLE, description: unknown, variant: "destructive" });
     else sayServerUnreachable();
     return new Response("null", {

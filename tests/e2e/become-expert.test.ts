@@ -295,6 +295,46 @@ describe("becoming an expert in the browser", () => {
     ).toEqual([]);
   });
 
+  it("says how to tell whether an application whose answer was lost was received", async () => {
+    const page = await newPage(PHONE);
+    await gotoHydrated(page, "/become-expert");
+    const form = wizard(page);
+    const username = `e2e-lost-${stamp()}`;
+    await fillAccount(page, username);
+    await continueButton(page).click();
+    await form.getByLabel("Professional Title").fill("Lost Answer Consultant");
+    await form.getByLabel("Company/Organization").fill("Lost & Found");
+    await form.getByLabel("Primary Category").selectOption({ label: "Legal" });
+    await form
+      .getByLabel("Bio")
+      .fill("Sent once: the account and profile are made, and the answer never arrives.");
+    await continueButton(page).click();
+    await form.getByLabel("I agree to the terms and conditions").check();
+
+    // The server makes the account and the profile; its answer, and the session cookie it sets, never
+    // reach the browser (Playwright's fetch keeps the cookie in the page's jar: it is cleared).
+    await page.route("**/become-expert.data*", async (route) => {
+      await route.fetch();
+      await page.context().clearCookies();
+      await route.abort("connectionfailed");
+    });
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    const toast = page.locator("li.toast");
+    await toast.getByText("We couldn't tell whether your application was received").waitFor();
+    expect(await toast.getByText("what you entered is still here").count()).toBe(0);
+    expect(await form.getByLabel("Professional Title").inputValue()).toBe("Lost Answer Consultant");
+    await page.unroute("**/become-expert.data*");
+
+    // Sent again, as the message says: the username is refused as taken, and signing in with it works.
+    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await expect.poll(() => form.textContent()).toContain("That username is already taken");
+    const signIn = await page.request.post("/api/auth/login", {
+      data: { username, password: "schedule-pass-1" },
+    });
+    expect(signIn.status()).toBe(200);
+    expect((await signIn.json()).user.expertProfile).not.toBeNull();
+  });
+
   it("moves between steps with the browser's Back and Forward, without reloading the page's data", async () => {
     const page = await newPage(PHONE);
     // A query (a campaign's, here) stays through the steps, so moving between them loads nothing.

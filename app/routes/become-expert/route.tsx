@@ -4,7 +4,14 @@ import type {
   LoaderFunctionArgs,
   MetaFunction,
 } from "@remix-run/cloudflare";
-import { Await, Link, type ShouldRevalidateFunction, useActionData, useLoaderData } from "@remix-run/react";
+import {
+  Await,
+  type ClientActionFunctionArgs,
+  Link,
+  type ShouldRevalidateFunction,
+  useActionData,
+  useLoaderData,
+} from "@remix-run/react";
 import { Suspense } from "react";
 import { handleExpertSignup } from "~/auth/expert-signup.server";
 import { getOptionalUser } from "~/auth/session.server";
@@ -15,7 +22,7 @@ import { buttonClass } from "~/components/ui/button";
 import { listCategoryOptions } from "~/models/experts.server";
 import href from "~/styles/become-expert.css";
 import formsHref from "~/styles/expert-forms.css";
-import { ExpertWizard, useRedirectAfter } from "./wizard";
+import { ExpertWizard, SEND_AGAIN_TO_KNOW, useRedirectAfter } from "./wizard";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: formsHref },
@@ -70,7 +77,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   return defaultShouldRevalidate;
 };
 
-export const clientAction = keepFormWhenOffline;
+/** A lost answer may follow a made account: sending again is safe, and its answer says which. */
+export const clientAction = (args: ClientActionFunctionArgs) =>
+  keepFormWhenOffline(args, {
+    outcomeUnknown: `We couldn't tell whether your application was received. ${SEND_AGAIN_TO_KNOW}`,
+  });
 
 export default function BecomeExpert() {
   const { account } = useLoaderData<typeof loader>();

@@ -30,6 +30,10 @@ import {
 /** SPEC.md section 9: the wizard's redirects wait 1.5 s so the notice can be read. */
 export const REDIRECT_DELAY_MS = 1500;
 
+/** After a send whose outcome is unknown: a second send is safe, and its answer tells. */
+export const SEND_AGAIN_TO_KNOW =
+  "What you typed is still here: send it again, and if the username is then refused as taken, try signing in with it.";
+
 const STEPS = {
   account: { label: "Account", schema: ExpertAccountStepSchema },
   profile: { label: "Profile", schema: ExpertProfileStepSchema },
@@ -224,8 +228,7 @@ export function ExpertWizard({
     if (navigation.state === "idle" || navigation.formMethod) return;
     toast({
       title: "Application not confirmed",
-      description:
-        "You went back before the answer came, so we can't tell whether it was received. What you typed is still here: send it again, and if the username is then refused as taken, try signing in with it.",
+      description: `You went back before the answer came, so we can't tell whether it was received. ${SEND_AGAIN_TO_KNOW}`,
       variant: "destructive",
     });
   }, [busy]);
