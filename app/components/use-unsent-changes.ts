@@ -1,7 +1,13 @@
-import { type RefObject, useEffect } from "react";
+import { type RefObject, useEffect, useRef } from "react";
 import { toast } from "~/components/ui/toast";
 
 type Submitting = { formData?: FormData; data?: unknown };
+
+/** The settings forms' answers: `{ ok: true }`, or a conform reply that succeeded. */
+const savedByDefault = (data: unknown) => {
+  const answer = data as { ok?: unknown; result?: { status?: unknown } | null } | null;
+  return answer?.ok === true || (answer?.ok === undefined && answer?.result?.status === "success");
+};
 
 /**
  * Keeps what a fetcher form sent in this tab's sessionStorage until its answer arrives, and puts it
@@ -11,6 +17,9 @@ type Submitting = { formData?: FormData; data?: unknown };
  * Controlled fields come back through their `setters` (as useTypedBeforeHydration's), each called
  * with what was sent for it (nothing, for a box left unchecked); the others are written into the
  * form's fields.
+ *
+ * What is typed and not saved is not kept, so leaving the page (a reload, closing the tab, another
+ * site) with such edits asks first. A form kept as it is typed (`keptUntilAnswered`) loses nothing.
  */
 export function useUnsentChanges(
   key: string,
@@ -20,6 +29,15 @@ export function useUnsentChanges(
   { keptUntilAnswered = false }: { keptUntilAnswered?: boolean } = {},
 ) {
   const storageKey = `unsent:${key}`;
+  // What the form held when it was shown, then as last saved: edits are what differs from it.
+  const saved = useRef<string | null>(null);
+  const lastSent = useRef<FormData | null>(null);
+
+  // Before the effect below puts back what was sent: that is not saved either.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first shown
+  useEffect(() => {
+    if (formRef.current) saved.current = fingerprint(new FormData(formRef.current));
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first shown
   useEffect(() => {
@@ -55,17 +73,41 @@ export function useUnsentChanges(
 
   useEffect(() => {
     if (!fetcher.formData) return;
-    const sent: [string, string][] = [];
-    for (const [name, value] of fetcher.formData) {
-      if (typeof value === "string" && name !== "intent" && !/password/i.test(name)) sent.push([name, value]);
-    }
-    write(storageKey, sent);
+    lastSent.current = fetcher.formData;
+    write(storageKey, keptEntries(fetcher.formData));
   }, [fetcher.formData, storageKey]);
 
   useEffect(() => {
-    if (fetcher.data !== undefined) write(storageKey, null);
+    if (fetcher.data === undefined) return;
+    write(storageKey, null);
+    if (lastSent.current && savedByDefault(fetcher.data)) saved.current = fingerprint(lastSent.current);
   }, [fetcher.data, storageKey]);
+
+  useEffect(() => {
+    if (keptUntilAnswered) return;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      const form = formRef.current;
+      if (!form || saved.current === null || fingerprint(new FormData(form)) === saved.current) return;
+      event.preventDefault();
+      // Chromium before 119 and Safari ask only when this is set.
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", onBeforeUnload);
+    return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  }, [formRef, keptUntilAnswered]);
 }
+
+/** What is kept of a form: its text fields, never a password, nor the intent (the button's). */
+function keptEntries(formData: FormData): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [name, value] of formData) {
+    if (typeof value === "string" && name !== "intent" && !/password/i.test(name))
+      entries.push([name, value]);
+  }
+  return entries;
+}
+
+const fingerprint = (formData: FormData) => JSON.stringify(keptEntries(formData));
 
 function read(key: string): [string, string][] | null {
   try {

@@ -5,6 +5,7 @@ import {
   gotoHydrated,
   holdScripts,
   OFFLINE_MESSAGE,
+  reloadHydrated,
   signInAs,
   submitAfterSessionEnds,
 } from "./support/pages";
@@ -348,6 +349,46 @@ describe("admin verification in the browser", () => {
     await save(edited);
     // Back as the seed had it, for the other tests.
     await save(original);
+  });
+
+  it("asks before a reload drops edits not yet saved, and not once they are saved", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/settings");
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
+    const location = page.getByLabel("Location");
+    const original = await location.inputValue();
+
+    // Looked at, not changed: nothing to ask.
+    await location.click();
+    await reloadHydrated(page);
+    expect(asked).toEqual([]);
+
+    // Changed: the browser asks first; leaving anyway drops the change.
+    await location.click();
+    await location.fill(`${original} (not saved)`);
+    await reloadHydrated(page);
+    expect(asked).toEqual(["beforeunload"]);
+    expect(await location.inputValue()).toBe(original);
+
+    // Saved: nothing is lost, so nothing is asked.
+    const save = async (text: string) => {
+      await location.click();
+      await location.fill(text);
+      await page.getByRole("button", { name: "Save Changes" }).click();
+      await page.locator("li.toast").getByText("Profile updated").waitFor();
+      await reloadHydrated(page);
+      expect(await location.inputValue()).toBe(text);
+    };
+    await save(`${original} (saved)`);
+    expect(asked).toEqual(["beforeunload"]);
+    // Back as the seed had it, for the other tests.
+    await save(original);
+    expect(asked).toEqual(["beforeunload"]);
   });
 
   it("puts back an edit sent after the session ended, once the expert has signed in again", async () => {
