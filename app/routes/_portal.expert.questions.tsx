@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useFetchers, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
 import { AnswerForm, DeclineQuestion } from "~/components/questions/answer-form";
@@ -50,6 +50,14 @@ export default function ExpertQuestions() {
     ? (questions.find((question) => question.id === selected.id) ?? snapshot.current)
     : null;
   if (current) snapshot.current = current;
+  // While its answer or decline is on its way, the dialog stays open (Escape, its close button): closed,
+  // it would not report the outcome.
+  const sending = useFetchers().some(
+    (fetcher) =>
+      fetcher.state !== "idle" &&
+      current !== null &&
+      fetcher.formAction?.startsWith(`/questions/${current.id}/`),
+  );
 
   if (!hasProfile) {
     return (
@@ -125,7 +133,7 @@ export default function ExpertQuestions() {
       <Dialog
         open={selected !== null && current !== null}
         onOpenChange={(open) => {
-          if (!open) setSelected(null);
+          if (!open && !sending) setSelected(null);
         }}
       >
         {current && selected ? (

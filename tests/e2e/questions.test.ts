@@ -7,7 +7,7 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { demoExpertId, gotoHydrated, logOut, reloadHydrated, signInAs } from "./support/pages";
+import { demoExpertId, gotoHydrated, holdRequests, logOut, reloadHydrated, signInAs } from "./support/pages";
 
 let run = 0;
 const uniqueQuestion = (topic: string) =>
@@ -644,6 +644,37 @@ describe("a fault in the middle of writing", () => {
     expect(
       await expert.evaluate(() => Object.keys(sessionStorage).filter((key) => key.startsWith("draft:"))),
     ).toEqual([]);
+  });
+
+  it("keeps the answer dialog open while its answer is on its way, so it can report the outcome", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("an answer still on its way");
+    await askAsClient(client, await demoExpertId(client), question);
+
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    const answerBox = dialog.getByRole("textbox", { name: "Your Answer" });
+    await answerBox.fill("Sent, then Escape and the close button pressed before the answer came back.");
+    // A toast from a first try that did not get through: its layer sits above the dialog.
+    await expert.route("**/answer**", (route) => route.abort("internetdisconnected"));
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect.poll(() => expert.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
+    await expert.unroute("**/answer**");
+
+    const release = await holdRequests(expert, "**/answer**", "POST");
+    await dialog.getByRole("button", { name: "Submit Answer" }).click();
+    await expect.poll(() => dialog.getByRole("button", { name: "Submitting..." }).count()).toBe(1);
+    await answerBox.focus();
+    await expert.keyboard.press("Escape");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    expect(await dialog.isVisible()).toBe(true);
+    release();
+    await expect
+      .poll(() => expert.getByText("Answer submitted successfully.").first().isVisible())
+      .toBe(true);
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 
   it("keeps what was typed after Save Draft through a reload, unless a newer draft was saved elsewhere", async () => {
