@@ -215,11 +215,15 @@ function SignOutButton() {
  */
 export const keepAccountFormWhenOffline = (args: ClientActionFunctionArgs) =>
   keepFormWhenOffline(args, {
-    outcomeUnknown: {
-      delete:
-        "We couldn't tell whether your account was deleted. Check your connection, then reload this page: if you are still signed in, it was not.",
-      password:
-        "We couldn't tell whether your password was changed. Check your connection, then sign in with your new password in a new tab: if that works, it was changed.",
+    outcomeUnknown: (sent) => {
+      const intent = sent.get("intent");
+      if (intent === "delete") {
+        return "We couldn't tell whether your account was deleted. Check your connection, then reload this page: if you are still signed in, it was not.";
+      }
+      if (intent === "password") {
+        return "We couldn't tell whether your password was changed. Check your connection, then sign in with your new password in a new tab: if that works, it was changed.";
+      }
+      return undefined;
     },
   });
 

@@ -29,8 +29,7 @@ export function stopWhenOffline(event: { preventDefault(): void }): boolean {
  * page with the error screen and losing what was typed.
  *
  * The answer can be lost after the server did the work. Where sending again would mislead, the route
- * says what to say instead in `outcomeUnknown`: one text for every submission, or a text per form
- * intent.
+ * says what to say instead, for what was sent, in `outcomeUnknown`.
  *
  * It answers null with a 503: the form sees no result (so keeps its fields and shows no stale
  * message), and the error status stops Remix reloading the page's data, which would fail the same way
@@ -38,26 +37,18 @@ export function stopWhenOffline(event: { preventDefault(): void }): boolean {
  */
 export async function keepFormWhenOffline(
   { request, serverAction }: ClientActionFunctionArgs,
-  { outcomeUnknown }: { outcomeUnknown?: string | Record<string, string> } = {},
+  { outcomeUnknown }: { outcomeUnknown?: (sent: FormData) => string | undefined } = {},
 ) {
-  // Only a route that names such intents reads what was sent (its forms are small: no upload is copied).
-  // Offline before sending, nothing reached the server.
-  const online = navigator.onLine;
-  const sent = typeof outcomeUnknown === "object" && online ? request.clone() : null;
+  // Only such a route reads what was sent. Offline before sending, nothing reached the server.
+  // (A form's body is copied by reference in Chromium, pictures included; other browsers may buffer it.)
+  const sent = outcomeUnknown && navigator.onLine ? request.clone() : null;
   try {
     return await serverAction();
   } catch (error) {
     // fetch() rejects with a TypeError when the request never completes; anything else (a thrown
     // response, a server error) keeps Remix's usual handling.
     if (!(error instanceof TypeError)) throw error;
-    const intent = sent ? (await sent.formData()).get("intent") : null;
-    const unknown = !online
-      ? undefined
-      : typeof outcomeUnknown === "string"
-        ? outcomeUnknown
-        : typeof intent === "string"
-          ? outcomeUnknown?.[intent]
-          : undefined;
+    const unknown = sent ? outcomeUnknown?.(await sent.formData()) : undefined;
     if (unknown) toast({ title: SERVER_UNREACHABLE_TITLE, description: unknown, variant: "destructive" });
     else sayServerUnreachable();
     return new Response("null", {

@@ -20,9 +20,10 @@ import { pageSeo } from "~/components/page-seo";
 import { Spinner } from "~/components/spinner";
 import { buttonClass } from "~/components/ui/button";
 import { listCategoryOptions } from "~/models/experts.server";
+import { SIGNED_IN_FIELD } from "~/schemas/expert";
 import href from "~/styles/become-expert.css";
 import formsHref from "~/styles/expert-forms.css";
-import { ExpertWizard, SEND_AGAIN_TO_KNOW, useRedirectAfter } from "./wizard";
+import { ExpertWizard, sendAgainToKnow, useRedirectAfter } from "./wizard";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: formsHref },
@@ -77,10 +78,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
   return defaultShouldRevalidate;
 };
 
-/** A lost answer may follow a made account: sending again is safe, and its answer says which. */
+/** A lost answer may follow a made account or profile: sending again is safe, and its answer says which. */
 export const clientAction = (args: ClientActionFunctionArgs) =>
   keepFormWhenOffline(args, {
-    outcomeUnknown: `We couldn't tell whether your application was received. ${SEND_AGAIN_TO_KNOW}`,
+    outcomeUnknown: (sent) =>
+      `We couldn't tell whether your application was received. ${sendAgainToKnow(sent.has(SIGNED_IN_FIELD))}`,
   });
 
 export default function BecomeExpert() {

@@ -31,8 +31,10 @@ import {
 export const REDIRECT_DELAY_MS = 1500;
 
 /** After a send whose outcome is unknown: a second send is safe, and its answer tells. */
-export const SEND_AGAIN_TO_KNOW =
-  "What you typed is still here: send it again, and if the username is then refused as taken, try signing in with it.";
+export const sendAgainToKnow = (signedIn: boolean) =>
+  signedIn
+    ? "What you typed is still here: send it again. If your profile was made, you will be taken to your dashboard."
+    : "What you typed is still here: send it again, and if the username is then refused as taken, try signing in with it.";
 
 const STEPS = {
   account: { label: "Account", schema: ExpertAccountStepSchema },
@@ -228,7 +230,7 @@ export function ExpertWizard({
     if (navigation.state === "idle" || navigation.formMethod) return;
     toast({
       title: "Application not confirmed",
-      description: `You went back before the answer came, so we can't tell whether it was received. ${SEND_AGAIN_TO_KNOW}`,
+      description: `You went back before the answer came, so we can't tell whether it was received. ${sendAgainToKnow(signedInAs !== null)}`,
       variant: "destructive",
     });
   }, [busy]);
