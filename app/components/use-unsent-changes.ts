@@ -29,14 +29,29 @@ export function useUnsentChanges(
   { keptUntilAnswered = false }: { keptUntilAnswered?: boolean } = {},
 ) {
   const storageKey = `unsent:${key}`;
-  // What the form held when it was shown, then as last saved: edits are what differs from it.
+  // What the form held before the person's first touch, then as last saved: edits are what differs.
   const saved = useRef<string | null>(null);
   const lastSent = useRef<FormData | null>(null);
 
-  // Before the effect below puts back what was sent: that is not saved either.
+  // Taken at the first touch (a press, a key, focus), not when the form is shown, so what the page
+  // fills in by itself (a suggested time zone) is not an edit. What is put back below is one: the
+  // form as shown, before it, is the measure then.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first shown
   useEffect(() => {
-    if (formRef.current) saved.current = fingerprint(new FormData(formRef.current));
+    const form = formRef.current;
+    if (!form) return;
+    if (read(storageKey)) {
+      saved.current = fingerprint(new FormData(form));
+      return;
+    }
+    const onFirstTouch = () => {
+      if (saved.current === null) saved.current = fingerprint(new FormData(form));
+      for (const type of FIRST_TOUCH) form.removeEventListener(type, onFirstTouch, true);
+    };
+    for (const type of FIRST_TOUCH) form.addEventListener(type, onFirstTouch, true);
+    return () => {
+      for (const type of FIRST_TOUCH) form.removeEventListener(type, onFirstTouch, true);
+    };
   }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first shown
@@ -96,6 +111,8 @@ export function useUnsentChanges(
     return () => window.removeEventListener("beforeunload", onBeforeUnload);
   }, [formRef, keptUntilAnswered]);
 }
+
+const FIRST_TOUCH = ["pointerdown", "keydown", "focusin"] as const;
 
 /** What is kept of a form: its text fields, never a password, nor the intent (the button's). */
 function keptEntries(formData: FormData): [string, string][] {

@@ -363,10 +363,15 @@ describe("admin verification in the browser", () => {
     const location = page.getByLabel("Location");
     const original = await location.inputValue();
 
-    // Looked at, not changed: nothing to ask.
+    // Looked at, not changed: nothing to ask. Nor for what the page fills in itself before the first
+    // touch (the weekly schedule's suggested time zone, say).
+    await location.evaluate((input: HTMLInputElement) => {
+      input.value = "Filled in by the page";
+    });
     await location.click();
     await reloadHydrated(page);
     expect(asked).toEqual([]);
+    expect(await location.inputValue()).toBe(original);
 
     // Changed: the browser asks first; leaving anyway drops the change.
     await location.click();
@@ -405,8 +410,15 @@ describe("admin verification in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/expert/settings");
     await expect.poll(() => bio.inputValue()).toBe(edited);
     await page.locator("li.toast").getByText("Your changes are back").waitFor();
-    // Put back, not saved: the profile still has the original until the expert saves.
-    await gotoHydrated(page, "/expert/settings");
+    // Put back, not saved: leaving asks first, and the profile still has the original.
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
+    await bio.click();
+    await reloadHydrated(page);
+    expect(asked).toEqual(["beforeunload"]);
     expect(await bio.inputValue()).toBe(original);
   });
 
