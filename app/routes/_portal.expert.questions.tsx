@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useFetchers, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
 import { AnswerForm, DeclineQuestion } from "~/components/questions/answer-form";
@@ -51,13 +51,8 @@ export default function ExpertQuestions() {
     : null;
   if (current) snapshot.current = current;
   // While its answer or decline is on its way, the dialog stays open (Escape, its close button): closed,
-  // it would not report the outcome.
-  const sending = useFetchers().some(
-    (fetcher) =>
-      fetcher.state !== "idle" &&
-      current !== null &&
-      fetcher.formAction?.startsWith(`/questions/${current.id}/`),
-  );
+  // it would not report the outcome. (Told by the forms: useFetchers would cost every page's script.)
+  const [sending, setSending] = useState({ answer: false, decline: false });
 
   if (!hasProfile) {
     return (
@@ -133,7 +128,7 @@ export default function ExpertQuestions() {
       <Dialog
         open={selected !== null && current !== null}
         onOpenChange={(open) => {
-          if (!open && !sending) setSelected(null);
+          if (!open && !sending.answer && !sending.decline) setSelected(null);
         }}
       >
         {current && selected ? (
@@ -176,9 +171,14 @@ export default function ExpertQuestions() {
                     who="expert"
                     initialAnswer={current.answer}
                     onAnswered={() => setSelected(null)}
+                    onBusyChange={(answer) => setSending((was) => ({ ...was, answer }))}
                   />
                   <div className="dialog-footer dialog-footer--start">
-                    <DeclineQuestion questionId={current.id} onDeclined={() => setSelected(null)} />
+                    <DeclineQuestion
+                      questionId={current.id}
+                      onDeclined={() => setSelected(null)}
+                      onBusyChange={(decline) => setSending((was) => ({ ...was, decline }))}
+                    />
                   </div>
                 </div>
               ) : (

@@ -45,16 +45,20 @@ export function AnswerForm({
   who,
   initialAnswer = "",
   onAnswered,
+  onBusyChange,
   submitLabel = "Submit Answer",
 }: {
   questionId: number;
   who: "expert" | "admin";
   initialAnswer?: string | null;
   onAnswered?: () => void;
+  /** Told when a send starts and ends (and when the form leaves): a dialog around it stays open meanwhile. */
+  onBusyChange?: (busy: boolean) => void;
   submitLabel?: string;
 }) {
   const fetcher = useFetcher<QuestionActionData>();
   const busy = fetcher.state !== "idle";
+  useReportBusy(busy, onBusyChange);
   const [tab, setTab] = useState("text");
   const [answer, setAnswer] = useState(initialAnswer ?? "");
   const [status, setStatus] = useState<"answered" | "pending">("answered");
@@ -189,8 +193,17 @@ export function AnswerForm({
 }
 
 /** Declines a question after a confirmation step; the client is told and never charged. */
-export function DeclineQuestion({ questionId, onDeclined }: { questionId: number; onDeclined?: () => void }) {
+export function DeclineQuestion({
+  questionId,
+  onDeclined,
+  onBusyChange,
+}: {
+  questionId: number;
+  onDeclined?: () => void;
+  onBusyChange?: (busy: boolean) => void;
+}) {
   const fetcher = useFetcher<QuestionActionData>();
+  useReportBusy(fetcher.state !== "idle", onBusyChange);
   const [confirming, setConfirming] = useState(false);
   const hintId = useId();
   const declineRef = useRef<HTMLButtonElement>(null);
@@ -240,4 +253,14 @@ export function DeclineQuestion({ questionId, onDeclined }: { questionId: number
       </div>
     </fetcher.Form>
   );
+}
+
+/** Tells `onBusyChange` when `busy` changes, and that nothing is sending once the form leaves. */
+function useReportBusy(busy: boolean, onBusyChange?: (busy: boolean) => void) {
+  const report = useRef(onBusyChange);
+  report.current = onBusyChange;
+  useEffect(() => {
+    report.current?.(busy);
+  }, [busy]);
+  useEffect(() => () => report.current?.(false), []);
 }
