@@ -1,0 +1,125 @@
+import type { MutableRefObject } from "react";
+import { toast } from "~/components/ui/toast";
+
+// The work behind useUnsentChanges. It runs only in effects, so the Worker's build leaves it out.
+
+/** The settings forms' answers: `{ ok: true }`, or a conform reply that succeeded. */
+export const savedBy = (data: unknown) => {
+  const answer = data as { ok?: unknown; result?: { status?: unknown } | null } | null;
+  return answer?.ok === true || (answer?.ok === undefined && answer?.result?.status === "success");
+};
+
+const FIRST_TOUCH = ["pointerdown", "keydown", "focusin"] as const;
+
+/**
+ * Sets `saved` to the form at the person's first touch (a press, a key, focus), not when it is shown,
+ * so what the page fills in by itself (a suggested time zone) is not an edit. When sent changes are
+ * waiting to be put back, which are edits, it is the form as shown. Returns the clean-up.
+ */
+export function measureFromFirstTouch(
+  form: HTMLFormElement,
+  storageKey: string,
+  saved: MutableRefObject<string | null>,
+) {
+  if (read(storageKey)) {
+    saved.current = fingerprint(new FormData(form));
+    return undefined;
+  }
+  const stop = () => {
+    for (const type of FIRST_TOUCH) form.removeEventListener(type, onFirstTouch, true);
+  };
+  const onFirstTouch = () => {
+    if (saved.current === null) saved.current = fingerprint(new FormData(form));
+    stop();
+  };
+  for (const type of FIRST_TOUCH) form.addEventListener(type, onFirstTouch, true);
+  return stop;
+}
+
+/** Puts back what was sent and not answered (see useUnsentChanges), and says so. */
+export function putBackUnsent(
+  form: HTMLFormElement,
+  storageKey: string,
+  setters: Record<string, (values: string[]) => void>,
+  keptUntilAnswered: boolean,
+) {
+  const sent = read(storageKey);
+  if (!sent) return;
+  // A form kept as it is typed (`formData` follows every change) keeps it until it is answered.
+  if (!keptUntilAnswered) write(storageKey, null);
+  const values = new Map<string, string[]>();
+  for (const [name, value] of sent) values.set(name, [...(values.get(name) ?? []), value]);
+  // A controlled field absent from what was sent had no value: an unchecked box, no chip chosen.
+  for (const [name, set] of Object.entries(setters)) set(values.get(name) ?? []);
+  for (const [name, list] of values) {
+    if (setters[name]) continue;
+    const field = form.elements.namedItem(name);
+    if (
+      field instanceof HTMLInputElement ||
+      field instanceof HTMLTextAreaElement ||
+      field instanceof HTMLSelectElement
+    ) {
+      if (field.type === "hidden" || field.type === "password" || field.type === "file") continue;
+      if (field instanceof HTMLInputElement && field.type === "checkbox") field.checked = true;
+      else field.value = list[0] ?? "";
+      // Tells the form library (and any counter) that the field changed.
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  }
+  toast({
+    title: "Your changes are back",
+    description: "They were not saved. Check them and save again.",
+  });
+}
+
+/** Keeps what a form sent (or, with null, forgets it). */
+export function keepSent(storageKey: string, formData: FormData | null) {
+  write(storageKey, formData && keptEntries(formData));
+}
+
+/** Asks before the page is left while the form differs from `saved`. Returns the clean-up. */
+export function askBeforeLeaving(
+  formRef: { current: HTMLFormElement | null },
+  saved: MutableRefObject<string | null>,
+) {
+  const onBeforeUnload = (event: BeforeUnloadEvent) => {
+    const form = formRef.current;
+    if (!form || saved.current === null || fingerprint(new FormData(form)) === saved.current) return;
+    event.preventDefault();
+    // Chromium before 119 and Safari ask only when this is set.
+    event.returnValue = "";
+  };
+  window.addEventListener("beforeunload", onBeforeUnload);
+  return () => window.removeEventListener("beforeunload", onBeforeUnload);
+}
+
+/** What is kept of a form: its text fields, never a password, nor the intent (the button's). */
+function keptEntries(formData: FormData): [string, string][] {
+  const entries: [string, string][] = [];
+  for (const [name, value] of formData) {
+    if (typeof value === "string" && name !== "intent" && !/password/i.test(name))
+      entries.push([name, value]);
+  }
+  return entries;
+}
+
+export const fingerprint = (formData: FormData) => JSON.stringify(keptEntries(formData));
+
+function read(key: string): [string, string][] | null {
+  try {
+    const text = window.sessionStorage.getItem(key);
+    const parsed: unknown = text ? JSON.parse(text) : null;
+    return Array.isArray(parsed) ? (parsed as [string, string][]) : null;
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, entries: [string, string][] | null) {
+  try {
+    if (entries) window.sessionStorage.setItem(key, JSON.stringify(entries));
+    else window.sessionStorage.removeItem(key);
+  } catch {
+    // Storage full or switched off (private browsing): the form still works, without the safety net.
+  }
+}
