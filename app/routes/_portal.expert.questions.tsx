@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
-import { AnswerForm, DeclineQuestion } from "~/components/questions/answer-form";
+import { AnswerForm, DeclineQuestion, useOneSendAtATime } from "~/components/questions/answer-form";
 import { QuestionAnswerView } from "~/components/questions/question-answer-view";
 import { QuestionTable } from "~/components/questions/question-table";
 import { StatusBadge } from "~/components/questions/status-badge";
@@ -52,7 +52,7 @@ export default function ExpertQuestions() {
   if (current) snapshot.current = current;
   // While its answer or decline is on its way, the dialog stays open (Escape, its close button): closed,
   // it would not report the outcome. (Told by the forms: useFetchers would cost every page's script.)
-  const [sending, setSending] = useState({ answer: false, decline: false });
+  const sends = useOneSendAtATime();
 
   if (!hasProfile) {
     return (
@@ -128,7 +128,7 @@ export default function ExpertQuestions() {
       <Dialog
         open={selected !== null && current !== null}
         onOpenChange={(open) => {
-          if (!open && !sending.answer && !sending.decline) setSelected(null);
+          if (!open && !sends.sending) setSelected(null);
         }}
       >
         {current && selected ? (
@@ -171,13 +171,13 @@ export default function ExpertQuestions() {
                     who="expert"
                     initialAnswer={current.answer}
                     onAnswered={() => setSelected(null)}
-                    onBusyChange={(answer) => setSending((was) => ({ ...was, answer }))}
+                    {...sends.answer}
                   />
                   <div className="dialog-footer dialog-footer--start">
                     <DeclineQuestion
                       questionId={current.id}
                       onDeclined={() => setSelected(null)}
-                      onBusyChange={(decline) => setSending((was) => ({ ...was, decline }))}
+                      {...sends.decline}
                     />
                   </div>
                 </div>

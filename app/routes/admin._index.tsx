@@ -8,6 +8,7 @@ import {
   DeclineQuestion,
   type QuestionActionData,
   useActionToast,
+  useOneSendAtATime,
 } from "~/components/questions/answer-form";
 import { QuestionAnswerView } from "~/components/questions/question-answer-view";
 import { QuestionTable } from "~/components/questions/question-table";
@@ -73,6 +74,7 @@ export default function AdminQuestions() {
     return query ? `/admin?${query}` : "/admin";
   };
   const closeSelected = () => navigate(hrefWith({ question: null }), { preventScrollReset: true });
+  const sends = useOneSendAtATime();
   const open = selected ? (OPEN_QUESTION_STATUSES as readonly string[]).includes(selected.status) : false;
   const selectedId = selected?.id ?? null;
   useEffect(() => {
@@ -143,8 +145,9 @@ export default function AdminQuestions() {
                   who="admin"
                   initialAnswer={selected.answer}
                   onAnswered={closeSelected}
+                  {...sends.answer}
                 />
-                <DeclineQuestion questionId={selected.id} onDeclined={closeSelected} />
+                <DeclineQuestion questionId={selected.id} onDeclined={closeSelected} {...sends.decline} />
               </>
             ) : selected.status === "answered" ? (
               <QuestionAnswerView

@@ -657,15 +657,37 @@ describe("a fault in the middle of writing", () => {
     const dialog = await openAnswerDialog(expert, question);
     const answerBox = dialog.getByRole("textbox", { name: "Your Answer" });
     await answerBox.fill("Sent, then Escape and the close button pressed before the answer came back.");
+
+    // While a decline is on its way, the answer waits for its outcome (here, a dropped connection).
+    let dropDecline = () => {};
+    const declineHeld = new Promise<void>((resolve) => {
+      dropDecline = resolve;
+    });
+    await expert.route("**/decline**", async (route) => {
+      await declineHeld;
+      await route.abort("connectionfailed");
+    });
+    await dialog.getByRole("button", { name: "Decline question" }).click();
+    await dialog.getByRole("button", { name: "Yes, decline" }).click();
+    await expect.poll(() => dialog.getByRole("button", { name: "Declining..." }).count()).toBe(1);
+    expect(await dialog.getByRole("button", { name: "Submit Answer" }).isDisabled()).toBe(true);
+    dropDecline();
+    await expect.poll(() => dialog.getByRole("button", { name: "Submit Answer" }).isEnabled()).toBe(true);
+    await expert.unroute("**/decline**");
     // A toast from a first try that did not get through: its layer sits above the dialog.
     await expert.route("**/answer**", (route) => route.abort("internetdisconnected"));
+    const answerFailed = expert.waitForEvent("requestfailed", (request) => request.url().includes("/answer"));
     await dialog.getByRole("button", { name: "Submit Answer" }).click();
-    await expect.poll(() => expert.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
+    await answerFailed;
+    await expect.poll(() => dialog.getByRole("button", { name: "Submit Answer" }).isEnabled()).toBe(true);
+    expect(await expert.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
     await expert.unroute("**/answer**");
 
     const release = await holdRequests(expert, "**/answer**", "POST");
     await dialog.getByRole("button", { name: "Submit Answer" }).click();
     await expect.poll(() => dialog.getByRole("button", { name: "Submitting..." }).count()).toBe(1);
+    // Nor can the decline start meanwhile.
+    expect(await dialog.getByRole("button", { name: "Yes, decline" }).isDisabled()).toBe(true);
     await answerBox.focus();
     await expert.keyboard.press("Escape");
     await dialog.getByRole("button", { name: "Close" }).click();

@@ -46,16 +46,14 @@ export function AnswerForm({
   initialAnswer = "",
   onAnswered,
   onBusyChange,
+  locked = false,
   submitLabel = "Submit Answer",
 }: {
   questionId: number;
   who: "expert" | "admin";
   initialAnswer?: string | null;
   onAnswered?: () => void;
-  /** Told when a send starts and ends (and when the form leaves): a dialog around it stays open meanwhile. */
-  onBusyChange?: (busy: boolean) => void;
-  submitLabel?: string;
-}) {
+} & SendProps & { submitLabel?: string }) {
   const fetcher = useFetcher<QuestionActionData>();
   const busy = fetcher.state !== "idle";
   useReportBusy(busy, onBusyChange);
@@ -167,7 +165,7 @@ export function AnswerForm({
             </p>
             <ErrorList id={`${id}-status-error`} errors={shown.status} />
           </div>
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={busy || locked}>
             {busy ? "Submitting..." : status === "pending" ? "Save Draft" : submitLabel}
           </Button>
         </form>
@@ -175,7 +173,7 @@ export function AnswerForm({
       <TabsContent value="audio" tabIndex={-1}>
         <form className="stack" noValidate onSubmit={(event) => submit(event, "audio")}>
           <AudioRecorder
-            disabled={busy}
+            disabled={busy || locked}
             onChange={(file) => {
               setAudio(file);
               setErrors({});
@@ -183,7 +181,7 @@ export function AnswerForm({
           />
           <ErrorList id={`${id}-audio-error`} errors={shown.audio} />
           {/* Focus stays on this button when the recording is missing: it names the problem. */}
-          <Button type="submit" disabled={busy} aria-describedby={`${id}-audio-error`}>
+          <Button type="submit" disabled={busy || locked} aria-describedby={`${id}-audio-error`}>
             {busy ? "Sending..." : "Send Audio Response"}
           </Button>
         </form>
@@ -197,11 +195,11 @@ export function DeclineQuestion({
   questionId,
   onDeclined,
   onBusyChange,
+  locked = false,
 }: {
   questionId: number;
   onDeclined?: () => void;
-  onBusyChange?: (busy: boolean) => void;
-}) {
+} & SendProps) {
   const fetcher = useFetcher<QuestionActionData>();
   useReportBusy(fetcher.state !== "idle", onBusyChange);
   const [confirming, setConfirming] = useState(false);
@@ -224,7 +222,14 @@ export function DeclineQuestion({
   const busy = fetcher.state !== "idle";
   if (!confirming) {
     return (
-      <Button ref={declineRef} type="button" variant="secondary" size="sm" onClick={() => confirm(true)}>
+      <Button
+        ref={declineRef}
+        type="button"
+        variant="secondary"
+        size="sm"
+        onClick={() => confirm(true)}
+        disabled={locked}
+      >
         Decline question
       </Button>
     );
@@ -247,12 +252,38 @@ export function DeclineQuestion({
         <Button type="button" variant="secondary" size="sm" onClick={() => confirm(false)} disabled={busy}>
           Keep it
         </Button>
-        <Button type="submit" variant="danger" size="sm" disabled={busy}>
+        <Button type="submit" variant="danger" size="sm" disabled={busy || locked}>
           {busy ? "Declining..." : "Yes, decline"}
         </Button>
       </div>
     </fetcher.Form>
   );
+}
+
+type SendProps = {
+  /** Told when a send starts and ends (and when the form leaves). */
+  onBusyChange?: (busy: boolean) => void;
+  /** The question's other action is on its way: this one waits for its outcome. */
+  locked?: boolean;
+};
+
+/**
+ * One question's answer and decline forms, side by side: while one is on its way the other waits, so
+ * each outcome is reported, and `sending` keeps a dialog around them open.
+ */
+export function useOneSendAtATime() {
+  const [sending, setSending] = useState({ answer: false, decline: false });
+  return {
+    sending: sending.answer || sending.decline,
+    answer: {
+      locked: sending.decline,
+      onBusyChange: (answer: boolean) => setSending((was) => ({ ...was, answer })),
+    } satisfies SendProps,
+    decline: {
+      locked: sending.answer,
+      onBusyChange: (decline: boolean) => setSending((was) => ({ ...was, decline })),
+    } satisfies SendProps,
+  };
 }
 
 /** Tells `onBusyChange` when `busy` changes, and that nothing is sending once the form leaves. */
