@@ -13,16 +13,18 @@ const FIRST_TOUCH = ["pointerdown", "keydown", "focusin"] as const;
 
 /**
  * Sets `saved` to the form at the person's first touch (a press, a key, focus), not when it is shown,
- * so what the page fills in by itself (a suggested time zone) is not an edit. When sent changes are
- * waiting to be put back, which are edits, it is the form as shown. Returns the clean-up.
+ * so what the page fills in by itself (a suggested time zone) is not an edit. Edits come first in two
+ * cases, and the form as the server sent it is the measure then: sent changes waiting to be put back,
+ * and what was typed before the page's script ran. Returns the clean-up.
  */
 export function measureFromFirstTouch(
   form: HTMLFormElement,
   storageKey: string,
   saved: MutableRefObject<string | null>,
 ) {
-  if (read(storageKey)) {
-    saved.current = fingerprint(new FormData(form));
+  const asSent = asServerSentIt(form);
+  if (read(storageKey) || fingerprint(new FormData(form)) !== asSent) {
+    saved.current = asSent;
     return undefined;
   }
   const stop = () => {
@@ -91,6 +93,13 @@ export function askBeforeLeaving(
   };
   window.addEventListener("beforeunload", onBeforeUnload);
   return () => window.removeEventListener("beforeunload", onBeforeUnload);
+}
+
+/** The form's fields as the server rendered them (their default values), not as since typed. */
+function asServerSentIt(form: HTMLFormElement) {
+  const copy = form.cloneNode(true) as HTMLFormElement;
+  copy.reset();
+  return fingerprint(new FormData(copy));
 }
 
 /** What is kept of a form: its text fields, never a password, nor the intent (the button's). */

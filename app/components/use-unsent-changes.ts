@@ -8,7 +8,8 @@ import {
   savedBy,
 } from "./unsent-changes.client";
 
-type Submitting = { formData?: FormData; data?: unknown };
+/** A fetcher, or the same from a page's navigation (`state` is needed for the leave warning). */
+type Submitting = { formData?: FormData; data?: unknown; state?: "idle" | "submitting" | "loading" };
 
 /**
  * Keeps what a fetcher form sent in this tab's sessionStorage until its answer arrives, and puts it
@@ -52,11 +53,26 @@ export function useUnsentChanges(
     keepSent(storageKey, fetcher.formData);
   }, [fetcher.formData, storageKey]);
 
+  const settling = useRef(false);
   useEffect(() => {
     if (fetcher.data === undefined) return;
     keepSent(storageKey, null);
-    if (lastSent.current && savedBy(fetcher.data)) saved.current = fingerprint(lastSent.current);
+    if (lastSent.current && savedBy(fetcher.data)) {
+      saved.current = fingerprint(lastSent.current);
+      settling.current = true;
+    }
   }, [fetcher.data, storageKey]);
+  // Saved, and the page's data loaded again: the form may now show the values as stored (a price sent
+  // as 31 shows as 31.00), and that is the measure.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: when the send settles
+  useEffect(() => {
+    if ((fetcher.state ?? "idle") !== "idle" || !settling.current) return;
+    settling.current = false;
+    const frame = requestAnimationFrame(() => {
+      if (formRef.current) saved.current = fingerprint(new FormData(formRef.current));
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [fetcher.state]);
 
   useEffect(
     () => (keptUntilAnswered ? undefined : askBeforeLeaving(formRef, saved)),

@@ -329,7 +329,7 @@ function WeeklySchedule({ expertId, timeZone, scheduleIsSet, schedule, timeZones
   useUnsentChanges(
     `weekly-schedule:${expertId}`,
     formRef,
-    { formData: saving ? navigation.formData : undefined, data: actionData },
+    { formData: saving ? navigation.formData : undefined, data: actionData, state: navigation.state },
     setters,
   );
 

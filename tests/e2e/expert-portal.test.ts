@@ -394,6 +394,26 @@ describe("admin verification in the browser", () => {
     // Back as the seed had it, for the other tests.
     await save(original);
     expect(asked).toEqual(["beforeunload"]);
+
+    // A price saved as typed shows as stored ("31" as "31.00"): still nothing to ask.
+    await page.getByRole("tab", { name: "Pricing" }).click();
+    const rate = page.getByLabel("Question Rate (USD)");
+    const originalRate = await rate.inputValue();
+    const savePrice = async (text: string) => {
+      await rate.click();
+      await rate.fill(text);
+      await page.getByRole("button", { name: "Save Pricing" }).click();
+      await page.locator("li.toast").getByText("Profile updated").waitFor();
+      await reloadHydrated(page);
+      await page.getByRole("tab", { name: "Pricing" }).click();
+    };
+    const whole = String(Math.round(Number(originalRate)) + 1);
+    await savePrice(whole);
+    expect(await rate.inputValue()).toBe(`${whole}.00`);
+    expect(asked).toEqual(["beforeunload"]);
+    await savePrice(originalRate);
+    expect(await rate.inputValue()).toBe(originalRate);
+    expect(asked).toEqual(["beforeunload"]);
   });
 
   it("puts back an edit sent after the session ended, once the expert has signed in again", async () => {
@@ -467,6 +487,27 @@ describe("admin verification in the browser", () => {
     expect(await page.getByText("/demo-expert will stop working once you save.").isVisible()).toBe(true);
     await customUrl.fill("demo-expert");
     expect(await page.getByText("will stop working").count()).toBe(0);
+  });
+
+  it("asks before a reload drops an edit typed before the page's script ran", async () => {
+    const page = await newPage(PHONE);
+    await signInAs(page, "expert");
+    const release = await holdScripts(page);
+    await page.goto("/expert/settings", { waitUntil: "domcontentloaded" });
+    const location = page.getByLabel("Location");
+    const original = await location.inputValue();
+    await location.fill(`${original} (typed early)`);
+    release();
+    await page.waitForSelector("html[data-hydrated]");
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
+    // No touch since the script ran: the edit is still one.
+    await reloadHydrated(page);
+    expect(asked).toEqual(["beforeunload"]);
+    expect(await location.inputValue()).toBe(original);
   });
 
   it("keeps a weekly schedule chosen before the page's script ran", async () => {
