@@ -147,7 +147,13 @@ export default function AdminQuestions() {
                   onAnswered={closeSelected}
                   {...sends.answer}
                 />
-                <DeclineQuestion questionId={selected.id} onDeclined={closeSelected} {...sends.decline} />
+                <DeclineQuestion
+                  // Its own key: the answer form beside it, in the same list, is keyed by the id alone.
+                  key={`decline-${selected.id}`}
+                  questionId={selected.id}
+                  onDeclined={closeSelected}
+                  {...sends.decline}
+                />
               </>
             ) : selected.status === "answered" ? (
               <QuestionAnswerView

@@ -670,7 +670,7 @@ describe("a fault in the middle of writing", () => {
     await dialog.getByRole("button", { name: "Decline question" }).click();
     await dialog.getByRole("button", { name: "Yes, decline" }).click();
     await expect.poll(() => dialog.getByRole("button", { name: "Declining..." }).count()).toBe(1);
-    expect(await dialog.getByRole("button", { name: "Submit Answer" }).isDisabled()).toBe(true);
+    await expect.poll(() => dialog.getByRole("button", { name: "Submit Answer" }).isDisabled()).toBe(true);
     dropDecline();
     await expect.poll(() => dialog.getByRole("button", { name: "Submit Answer" }).isEnabled()).toBe(true);
     await expert.unroute("**/decline**");
@@ -687,7 +687,7 @@ describe("a fault in the middle of writing", () => {
     await dialog.getByRole("button", { name: "Submit Answer" }).click();
     await expect.poll(() => dialog.getByRole("button", { name: "Submitting..." }).count()).toBe(1);
     // Nor can the decline start meanwhile.
-    expect(await dialog.getByRole("button", { name: "Yes, decline" }).isDisabled()).toBe(true);
+    await expect.poll(() => dialog.getByRole("button", { name: "Yes, decline" }).isDisabled()).toBe(true);
     await answerBox.focus();
     await expert.keyboard.press("Escape");
     await dialog.getByRole("button", { name: "Close" }).click();
@@ -798,6 +798,41 @@ describe("a fault in the middle of writing", () => {
     await admin.keyboard.press("Enter");
     await expect.poll(() => admin.getByText("Answer submitted successfully.").first().isVisible()).toBe(true);
     await expect.poll(() => admin.evaluate(() => document.activeElement?.id)).toBe("questions-heading");
+  });
+
+  it("leaves a decline still on its way with its own question when the admin opens another", async () => {
+    const { questionId: first, admin } = await askedWithAdminOnPhone("a decline left behind");
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const second = await askAsClient(
+      client,
+      await demoExpertId(client),
+      uniqueQuestion("the next one opened"),
+    );
+    await gotoHydrated(admin, `/admin?filter=pending&question=${first}`);
+    const release = await holdRequests(admin, "**/decline**", "POST");
+    await admin.getByRole("button", { name: "Decline question" }).click();
+    await admin.getByRole("button", { name: "Yes, decline" }).click();
+    await admin.getByRole("button", { name: "Declining..." }).waitFor();
+    // It ends either way: answered, or dropped by the browser once its form leaves the page.
+    const isDecline = (request: { url(): string }) => request.url().includes("/decline");
+    const ended = Promise.race([
+      admin.waitForEvent("requestfinished", isDecline),
+      admin.waitForEvent("requestfailed", isDecline),
+    ]);
+
+    await admin.getByRole("link", { name: `Answer question #${second}`, exact: true }).click();
+    await admin.getByRole("heading", { name: `Answer Question #${second}` }).waitFor();
+    // Not locked by the other question's decline, nor showing it.
+    expect(await admin.getByRole("button", { name: "Submit Answer" }).isEnabled()).toBe(true);
+    expect(await admin.getByRole("button", { name: "Decline question" }).isEnabled()).toBe(true);
+    release();
+    await ended;
+    await admin.unroute("**/decline**");
+    // Nor closed by it.
+    await admin.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(new URL(admin.url()).searchParams.get("question")).toBe(String(second));
+    expect(await admin.getByRole("heading", { name: `Answer Question #${second}` }).isVisible()).toBe(true);
   });
 
   it("gives focus back to the row's link when the admin closes the question it opened", async () => {
