@@ -22,8 +22,14 @@ export function measureFromFirstTouch(
   storageKey: string,
   saved: MutableRefObject<string | null>,
 ) {
-  const asSent = asServerSentIt(form);
-  if (read(storageKey) || fingerprint(new FormData(form)) !== asSent) {
+  if (read(storageKey)) {
+    saved.current = fingerprint(new FormData(form));
+    return undefined;
+  }
+  // Only a form the server rendered, and this is the page's hydration (the root marks it after):
+  // a form rendered in the browser has no server state, and its selects no `selected` attribute.
+  const asSent = document.documentElement.dataset.hydrated ? null : asServerSentIt(form);
+  if (asSent !== null && fingerprint(new FormData(form)) !== asSent) {
     saved.current = asSent;
     return undefined;
   }
@@ -36,6 +42,19 @@ export function measureFromFirstTouch(
   };
   for (const type of FIRST_TOUCH) form.addEventListener(type, onFirstTouch, true);
   return stop;
+}
+
+/** Notes in `edited` each change the person makes to the form (not the page's own). Returns the clean-up. */
+export function watchEdits(form: HTMLFormElement, edited: MutableRefObject<boolean>) {
+  const onEdit = (event: Event) => {
+    if (event.isTrusted) edited.current = true;
+  };
+  form.addEventListener("input", onEdit, true);
+  form.addEventListener("change", onEdit, true);
+  return () => {
+    form.removeEventListener("input", onEdit, true);
+    form.removeEventListener("change", onEdit, true);
+  };
 }
 
 /** Puts back what was sent and not answered (see useUnsentChanges), and says so. */

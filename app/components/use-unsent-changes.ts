@@ -6,6 +6,7 @@ import {
   measureFromFirstTouch,
   putBackUnsent,
   savedBy,
+  watchEdits,
 } from "./unsent-changes.client";
 
 /** A fetcher, or the same from a page's navigation (`state` is needed for the leave warning). */
@@ -35,12 +36,21 @@ export function useUnsentChanges(
   const saved = useRef<string | null>(null);
   const lastSent = useRef<FormData | null>(null);
 
+  // Whether the person changed the form while its last send was on its way.
+  const editedSinceSend = useRef(false);
+
   // Before the effect below puts back what was sent.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first shown
-  useEffect(
-    () => (formRef.current ? measureFromFirstTouch(formRef.current, storageKey, saved) : undefined),
-    [],
-  );
+  useEffect(() => {
+    const form = formRef.current;
+    if (!form) return;
+    const stopMeasuring = measureFromFirstTouch(form, storageKey, saved);
+    const stopWatching = watchEdits(form, editedSinceSend);
+    return () => {
+      stopMeasuring?.();
+      stopWatching();
+    };
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the form is first shown
   useEffect(() => {
@@ -50,6 +60,7 @@ export function useUnsentChanges(
   useEffect(() => {
     if (!fetcher.formData) return;
     lastSent.current = fetcher.formData;
+    editedSinceSend.current = false;
     keepSent(storageKey, fetcher.formData);
   }, [fetcher.formData, storageKey]);
 
@@ -63,11 +74,12 @@ export function useUnsentChanges(
     }
   }, [fetcher.data, storageKey]);
   // Saved, and the page's data loaded again: the form may now show the values as stored (a price sent
-  // as 31 shows as 31.00), and that is the measure.
+  // as 31 shows as 31.00), and that is the measure, unless the person changed it meanwhile.
   // biome-ignore lint/correctness/useExhaustiveDependencies: when the send settles
   useEffect(() => {
     if ((fetcher.state ?? "idle") !== "idle" || !settling.current) return;
     settling.current = false;
+    if (editedSinceSend.current) return;
     const frame = requestAnimationFrame(() => {
       if (formRef.current) saved.current = fingerprint(new FormData(formRef.current));
     });

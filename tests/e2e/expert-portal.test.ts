@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, type Viewport } from "./harness";
 import {
   gotoHydrated,
+  holdRequests,
   holdScripts,
   OFFLINE_MESSAGE,
   reloadHydrated,
@@ -391,9 +392,29 @@ describe("admin verification in the browser", () => {
     };
     await save(`${original} (saved)`);
     expect(asked).toEqual(["beforeunload"]);
+
+    // Changed again while a save is on its way: that change was not sent, so leaving asks.
+    const occupation = page.getByLabel("Occupation");
+    const originalOccupation = await occupation.inputValue();
+    const release = await holdRequests(page, "**/expert/settings.data*", "POST");
+    await location.click();
+    await location.fill(`${original} (saved again)`);
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.getByRole("button", { name: "Saving..." }).waitFor();
+    await occupation.fill(`${originalOccupation} (typed while saving)`);
+    release();
+    await page.locator("li.toast").getByText("Profile updated").waitFor();
+    await page.unroute("**/expert/settings.data*");
+    // Past the frame after the save settles, when the measure would be taken again.
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    await reloadHydrated(page);
+    expect(asked).toEqual(["beforeunload", "beforeunload"]);
+    expect(await occupation.inputValue()).toBe(originalOccupation);
+    expect(await location.inputValue()).toBe(`${original} (saved again)`);
+
     // Back as the seed had it, for the other tests.
     await save(original);
-    expect(asked).toEqual(["beforeunload"]);
+    expect(asked).toHaveLength(2);
 
     // A price saved as typed shows as stored ("31" as "31.00"): still nothing to ask.
     await page.getByRole("tab", { name: "Pricing" }).click();
@@ -410,10 +431,33 @@ describe("admin verification in the browser", () => {
     const whole = String(Math.round(Number(originalRate)) + 1);
     await savePrice(whole);
     expect(await rate.inputValue()).toBe(`${whole}.00`);
-    expect(asked).toEqual(["beforeunload"]);
+    expect(asked).toHaveLength(2);
     await savePrice(originalRate);
     expect(await rate.inputValue()).toBe(originalRate);
-    expect(asked).toEqual(["beforeunload"]);
+    expect(asked).toHaveLength(2);
+  });
+
+  it("asks nothing on a settings page reached by a link and left untouched", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/dashboard");
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.accept();
+    });
+    // Rendered in the browser, not by the server: its selects carry no server state to compare with.
+    for (const [link, path] of [
+      ["Availability", "/expert/availability"],
+      ["Edit Profile", "/expert/settings"],
+    ]) {
+      await page.getByRole("navigation", { name: "Expert portal" }).getByRole("link", { name: link }).click();
+      await page.waitForURL((url) => url.pathname === path);
+      await page.getByRole("heading", { level: 1 }).first().click();
+      await reloadHydrated(page);
+      expect(asked, path).toEqual([]);
+      await gotoHydrated(page, "/expert/dashboard");
+    }
   });
 
   it("puts back an edit sent after the session ended, once the expert has signed in again", async () => {
