@@ -28,6 +28,26 @@ async function fillAccount(page: Page, username: string) {
   await form.getByLabel("Password").fill("schedule-pass-1");
 }
 
+/** Fills the Profile step (not Legal or Marketing: discovery.test.ts expects the demo experts alone in those), continues, and agrees to the terms. */
+async function fillProfileAndPricing(page: Page, title: string, bio: string) {
+  const form = wizard(page);
+  await form.getByLabel("Professional Title").fill(title);
+  await form.getByLabel("Company/Organization").fill("Lost & Found");
+  await form.getByLabel("Primary Category").selectOption({ label: "Tech and AI" });
+  await form.getByLabel("Bio").fill(bio);
+  await continueButton(page).click();
+  await form.getByLabel("I agree to the terms and conditions").check();
+}
+
+/** The server does the application's work, and its answer never reaches the browser. */
+async function loseTheAnswer(page: Page, { cookieLost = false } = {}) {
+  await page.route("**/become-expert.data*", async (route) => {
+    await route.fetch();
+    if (cookieLost) await page.context().clearCookies();
+    await route.abort("connectionfailed");
+  });
+}
+
 /** The signed-in expert's profile id, as the session reports it. */
 async function ownExpertId(page: Page): Promise<number> {
   const status = await (await page.request.get("/api/auth/status")).json();
@@ -303,22 +323,14 @@ describe("becoming an expert in the browser", () => {
     const username = `e2e-lost-${stamp()}`;
     await fillAccount(page, username);
     await continueButton(page).click();
-    await form.getByLabel("Professional Title").fill("Lost Answer Consultant");
-    await form.getByLabel("Company/Organization").fill("Lost & Found");
-    await form.getByLabel("Primary Category").selectOption({ label: "Tech and AI" });
-    await form
-      .getByLabel("Bio")
-      .fill("Sent once: the account and profile are made, and the answer never arrives.");
-    await continueButton(page).click();
-    await form.getByLabel("I agree to the terms and conditions").check();
-
+    await fillProfileAndPricing(
+      page,
+      "Lost Answer Consultant",
+      "Sent once: the account and profile are made, and the answer never arrives.",
+    );
     // The server makes the account and the profile; its answer, and the session cookie it sets, never
     // reach the browser (Playwright's fetch keeps the cookie in the page's jar: it is cleared).
-    await page.route("**/become-expert.data*", async (route) => {
-      await route.fetch();
-      await page.context().clearCookies();
-      await route.abort("connectionfailed");
-    });
+    await loseTheAnswer(page, { cookieLost: true });
     await form.getByRole("button", { name: "Create Expert Profile" }).click();
     const toast = page.locator("li.toast");
     await toast.getByText("We couldn't tell whether your application was received").waitFor();
@@ -345,18 +357,12 @@ describe("becoming an expert in the browser", () => {
     });
     await gotoHydrated(page, "/become-expert");
     const form = wizard(page);
-    await form.getByLabel("Professional Title").fill("Lost Answer Advisor");
-    await form.getByLabel("Company/Organization").fill("Lost & Found");
-    await form.getByLabel("Primary Category").selectOption({ label: "Tech and AI" });
-    await form
-      .getByLabel("Bio")
-      .fill("Sent once, signed in: the profile is made, and the answer never arrives.");
-    await continueButton(page).click();
-    await form.getByLabel("I agree to the terms and conditions").check();
-    await page.route("**/become-expert.data*", async (route) => {
-      await route.fetch();
-      await route.abort("connectionfailed");
-    });
+    await fillProfileAndPricing(
+      page,
+      "Lost Answer Advisor",
+      "Sent once, signed in: the profile is made, and the answer never arrives.",
+    );
+    await loseTheAnswer(page);
     await form.getByRole("button", { name: "Create Expert Profile" }).click();
     const toast = page.locator("li.toast");
     await toast.getByText("We couldn't tell whether your application was received").waitFor();

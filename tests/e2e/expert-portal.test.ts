@@ -16,6 +16,16 @@ const VIEWPORTS: Array<[string, Viewport]> = [
   ["desktop", DESKTOP],
 ];
 
+/** The type of each dialog the page opens from now on (a leave prompt is "beforeunload"), each accepted. */
+function recordLeavePrompts(page: Page): string[] {
+  const asked: string[] = [];
+  page.on("dialog", (dialog) => {
+    asked.push(dialog.type());
+    void dialog.accept();
+  });
+  return asked;
+}
+
 async function expectNoHorizontalScroll(page: Page, what: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
@@ -356,11 +366,7 @@ describe("admin verification in the browser", () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
     await gotoHydrated(page, "/expert/settings");
-    const asked: string[] = [];
-    page.on("dialog", (dialog) => {
-      asked.push(dialog.type());
-      void dialog.accept();
-    });
+    const asked = recordLeavePrompts(page);
     const location = page.getByLabel("Location");
     const original = await location.inputValue();
 
@@ -441,11 +447,7 @@ describe("admin verification in the browser", () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
     await gotoHydrated(page, "/expert/dashboard");
-    const asked: string[] = [];
-    page.on("dialog", (dialog) => {
-      asked.push(dialog.type());
-      void dialog.accept();
-    });
+    const asked = recordLeavePrompts(page);
     // Rendered in the browser, not by the server: its selects carry no server state to compare with.
     for (const [link, path] of [
       ["Availability", "/expert/availability"],
@@ -475,11 +477,7 @@ describe("admin verification in the browser", () => {
     await expect.poll(() => bio.inputValue()).toBe(edited);
     await page.locator("li.toast").getByText("Your changes are back").waitFor();
     // Put back, not saved: leaving asks first, and the profile still has the original.
-    const asked: string[] = [];
-    page.on("dialog", (dialog) => {
-      asked.push(dialog.type());
-      void dialog.accept();
-    });
+    const asked = recordLeavePrompts(page);
     await bio.click();
     await reloadHydrated(page);
     expect(asked).toEqual(["beforeunload"]);
@@ -543,11 +541,7 @@ describe("admin verification in the browser", () => {
     await location.fill(`${original} (typed early)`);
     release();
     await page.waitForSelector("html[data-hydrated]");
-    const asked: string[] = [];
-    page.on("dialog", (dialog) => {
-      asked.push(dialog.type());
-      void dialog.accept();
-    });
+    const asked = recordLeavePrompts(page);
     // No touch since the script ran: the edit is still one.
     await reloadHydrated(page);
     expect(asked).toEqual(["beforeunload"]);
