@@ -276,7 +276,9 @@ function DeleteAccount({ role }: { role: keyof typeof CLOSES_WORK }) {
           <DialogDescription>{warning}</DialogDescription>
           <DialogFooter>
             <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
+              <Button variant="secondary" disabled={busy}>
+                Cancel
+              </Button>
             </DialogClose>
             <fetcher.Form method="post">
               <input type="hidden" name="intent" value="delete" />

@@ -21,7 +21,8 @@ const bodyHasFocus = () => document.activeElement === null || document.activeEle
  * Keeps keyboard and screen-reader users in their place on pages whose actions change the page under
  * them. Browsers drop focus to the body, which sends the next Tab back to the top, when:
  * - the focused button is disabled while its form is busy: focus returns to it once it is enabled
- *   again (if nothing else took the focus meanwhile);
+ *   again (if nothing else took the focus meanwhile). In a dialog, the dialog itself holds focus
+ *   meanwhile, so that it stays inside the dialog and not on the page behind;
  * - the focused control leaves the page (a cancelled session's row, a dialog's button): focus goes to
  *   the element named by the closest `data-focus-fallback` around where it was, else to the main
  *   content.
@@ -33,12 +34,13 @@ export function useFocusKeeper() {
     let focused: HTMLElement | null = null;
     let fallbackId: string | null = null;
     let disabledWhileFocused: HTMLButtonElement | null = null;
+    let heldBy: HTMLElement | null = null;
 
     // A dialog's controls fall back where its opener would have: it is shown outside its opener's section.
     let openerFallbackId: string | null = null;
 
     const onFocusIn = (event: FocusEvent) => {
-      if (!(event.target instanceof HTMLElement)) return;
+      if (!(event.target instanceof HTMLElement) || event.target === heldBy) return;
       focused = event.target;
       const own =
         focused.closest(`[${FOCUS_FALLBACK_ATTRIBUTE}]`)?.getAttribute(FOCUS_FALLBACK_ATTRIBUTE) ?? null;
@@ -51,10 +53,14 @@ export function useFocusKeeper() {
       for (const record of records) {
         const target = record.target;
         if (record.type !== "attributes" || !(target instanceof HTMLButtonElement)) continue;
-        if (target.disabled && target === focused) disabledWhileFocused = target;
-        else if (!target.disabled && target === disabledWhileFocused) {
+        if (target.disabled && target === focused) {
+          disabledWhileFocused = target;
+          heldBy = target.closest<HTMLElement>('[role="dialog"], [role="alertdialog"]');
+          heldBy?.focus({ preventScroll: true });
+        } else if (!target.disabled && target === disabledWhileFocused) {
           disabledWhileFocused = null;
-          if (target.isConnected && bodyHasFocus()) target.focus();
+          if (target.isConnected && (bodyHasFocus() || document.activeElement === heldBy)) target.focus();
+          heldBy = null;
         }
       }
       if (focused && !focused.isConnected && bodyHasFocus()) {
@@ -71,7 +77,7 @@ export function useFocusKeeper() {
 
     // A press elsewhere (on text, say) puts focus there on purpose: nothing to keep.
     const onPointerDown = () => {
-      focused = null;
+      focused = heldBy = null;
       disabledWhileFocused = null;
     };
 

@@ -346,6 +346,37 @@ describe("using the site by keyboard", () => {
     await expect.poll(async () => (await focused(page))?.text).toBe("Delete Account");
   });
 
+  it("keeps focus inside the delete-account dialog while its send is on its way", async () => {
+    const page = await pageAs("expert", DESKTOP);
+    await gotoHydrated(page, "/expert/account");
+    // Every POST is held, then dropped before it reaches the server: the demo account stays.
+    let drop = () => {};
+    const held = new Promise<void>((resolve) => {
+      drop = resolve;
+    });
+    await page.route("**/*", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      await held;
+      await route.abort("connectionfailed");
+    });
+    await page.getByRole("button", { name: "Delete Account" }).focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Are you absolutely sure?" });
+    await dialog.getByRole("button", { name: "Delete", exact: true }).focus();
+    await page.keyboard.press("Enter");
+    await dialog.getByRole("button", { name: "Deleting..." }).waitFor();
+    // Delete is disabled, and the browser would put focus on the page behind the dialog.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("dialog");
+    expect(await dialog.getByRole("button", { name: "Cancel" }).isDisabled()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await dialog.isVisible()).toBe(true);
+    drop();
+    await page.locator("li.toast").getByText("We couldn't tell whether your account was deleted").waitFor();
+    await expect.poll(() => dialog.count()).toBe(0);
+    await expect.poll(async () => (await focused(page))?.text).toBe("Delete Account");
+    await page.unroute("**/*");
+  });
+
   it("gives focus back to the row's button that opened a dialog with no trigger of its own", async () => {
     const page = await pageAs("expert", PHONE);
     await gotoHydrated(page, "/expert/questions");

@@ -646,6 +646,38 @@ describe("a fault in the middle of writing", () => {
     ).toEqual([]);
   });
 
+  it("keeps focus in the answer dialog while its answer is on its way, and on Submit Answer after a failure", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("focus while an answer is sent");
+    await askAsClient(client, await demoExpertId(client), question);
+
+    const expert = await newPage(PHONE);
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    await dialog.getByRole("textbox", { name: "Your Answer" }).fill("Sent by keyboard, and lost on its way.");
+    let drop = () => {};
+    const held = new Promise<void>((resolve) => {
+      drop = resolve;
+    });
+    await expert.route("**/answer**", async (route) => {
+      await held;
+      await route.abort("internetdisconnected");
+    });
+    const submit = dialog.getByRole("button", { name: "Submit Answer" });
+    await submit.focus();
+    await expert.keyboard.press("Enter");
+    await dialog.getByRole("button", { name: "Submitting..." }).waitFor();
+    // The disabled button cannot hold focus: the dialog does, not the page behind it.
+    await expect
+      .poll(() => expert.evaluate(() => document.activeElement?.getAttribute("role")))
+      .toBe("dialog");
+    drop();
+    await expect.poll(() => expert.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
+    await expect.poll(() => submit.evaluate((button) => button === document.activeElement)).toBe(true);
+    await expert.unroute("**/answer**");
+  });
+
   it("keeps the answer dialog open while its answer is on its way, so it can report the outcome", async () => {
     const client = await newPage(DESKTOP);
     await signInAs(client, "client");
