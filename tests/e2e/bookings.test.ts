@@ -134,6 +134,15 @@ describe("booking a session in the browser (test mode)", () => {
         }),
       )
       .toBe("Please select a date for your session");
+    // So does a day reached with the arrow keys, until a date is chosen.
+    const errorOfFocusedDay = () =>
+      client.evaluate(() => {
+        const day = document.activeElement;
+        if (!day?.matches(".month-calendar button.calendar-day")) return null;
+        return document.getElementById(day.getAttribute("aria-describedby") ?? "")?.textContent ?? "";
+      });
+    await client.keyboard.press("ArrowDown");
+    await expect.poll(errorOfFocusedDay).toBe("Please select a date for your session");
 
     const name = unique("Jordan");
     const message = unique("E2E: I'd like to review our pre-seed pitch deck and the financial model");

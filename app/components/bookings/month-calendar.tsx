@@ -181,8 +181,9 @@ export function MonthCalendar({
                       )}
                       tabIndex={date === tabStop ? 0 : -1}
                       aria-label={spoken}
-                      // The Tab stop is where a refused form puts focus: the error is read with it.
-                      aria-describedby={invalid && date === tabStop ? errorId : undefined}
+                      // Read with whichever day has focus: the Tab stop, where a refused form puts it, or
+                      // a day reached with the arrow keys.
+                      aria-describedby={invalid ? errorId : undefined}
                       aria-pressed={isSelected}
                       aria-disabled={disabled || undefined}
                       aria-current={date === today ? "date" : undefined}
