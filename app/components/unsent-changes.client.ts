@@ -98,20 +98,57 @@ export function keepSent(storageKey: string, formData: FormData | null) {
   write(storageKey, formData && keptEntries(formData));
 }
 
-/** Asks before the page is left while the form differs from `saved`. Returns the clean-up. */
+/** The click that the person already agreed to leave on: one question per click, however many forms. */
+let leaveAgreedOn: Event | null = null;
+
+/**
+ * Asks before the page is left while the form differs from `saved`: the browser's own question for a
+ * reload, a closed tab or another site, and ours for a link inside the app, which leaves without
+ * unloading the page. Returns the clean-up.
+ */
 export function askBeforeLeaving(
   formRef: { current: HTMLFormElement | null },
   saved: MutableRefObject<string | null>,
 ) {
-  const onBeforeUnload = (event: BeforeUnloadEvent) => {
+  const unsaved = () => {
     const form = formRef.current;
-    if (!form || saved.current === null || fingerprint(new FormData(form)) === saved.current) return;
+    return Boolean(form && saved.current !== null && fingerprint(new FormData(form)) !== saved.current);
+  };
+  const onBeforeUnload = (event: BeforeUnloadEvent) => {
+    if (!unsaved()) return;
     event.preventDefault();
     // Chromium before 119 and Safari ask only when this is set.
     event.returnValue = "";
   };
+  // Before the app's links handle the click (capture, on the window).
+  const onClick = (event: MouseEvent) => {
+    if (event.defaultPrevented || event === leaveAgreedOn || !leavesForAnotherPage(event) || !unsaved())
+      return;
+    if (window.confirm("Leave this page? Your changes have not been saved.")) leaveAgreedOn = event;
+    else {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  };
   window.addEventListener("beforeunload", onBeforeUnload);
-  return () => window.removeEventListener("beforeunload", onBeforeUnload);
+  window.addEventListener("click", onClick, true);
+  return () => {
+    window.removeEventListener("beforeunload", onBeforeUnload);
+    window.removeEventListener("click", onClick, true);
+  };
+}
+
+/**
+ * A plain click on a link to another page of this site, in this tab. Links elsewhere unload the page,
+ * where the browser asks; a link within the page (the skip link) leaves nothing.
+ */
+function leavesForAnotherPage(event: MouseEvent) {
+  if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
+  const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
+  if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("download")) return false;
+  if (link.target && link.target !== "_self") return false;
+  const here = new URL(window.location.href);
+  return link.origin === here.origin && (link.pathname !== here.pathname || link.search !== here.search);
 }
 
 /** The form's fields as the server rendered them (their default values), not as since typed. */

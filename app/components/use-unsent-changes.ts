@@ -22,7 +22,8 @@ type Submitting = { formData?: FormData; data?: unknown; state?: "idle" | "submi
  * form's fields.
  *
  * What is typed and not saved is not kept, so leaving the page (a reload, closing the tab, another
- * site) with such edits asks first. A form kept as it is typed (`keptUntilAnswered`) loses nothing.
+ * site, a link inside the app) with such edits asks first. A form kept as it is typed
+ * (`keptUntilAnswered`) loses nothing.
  */
 export function useUnsentChanges(
   key: string,

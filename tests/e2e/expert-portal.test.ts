@@ -443,6 +443,57 @@ describe("admin verification in the browser", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("asks before a link inside the app drops edits not yet saved, once for all the page's forms", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/settings");
+    const asked: string[] = [];
+    let leave = false;
+    page.on("dialog", (dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      void (leave ? dialog.accept() : dialog.dismiss());
+    });
+    const sidebarLink = (name: string) =>
+      page.getByRole("navigation", { name: "Expert portal" }).getByRole("link", { name });
+
+    // Changes in two of its forms: staying keeps both, and asks once.
+    const location = page.getByLabel("Location");
+    const originalLocation = await location.inputValue();
+    await location.click();
+    await location.fill(`${originalLocation} (not saved)`);
+    await page.getByRole("tab", { name: "Pricing" }).click();
+    const rate = page.getByLabel("Question Rate (USD)");
+    const originalRate = await rate.inputValue();
+    await rate.click();
+    await rate.fill("44.00");
+    await sidebarLink("Availability").click();
+    expect(asked).toEqual(["confirm: Leave this page? Your changes have not been saved."]);
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(new URL(page.url()).pathname).toBe("/expert/settings");
+    expect(await rate.inputValue()).toBe("44.00");
+    await page.getByRole("tab", { name: "General Information" }).click();
+    expect(await location.inputValue()).toBe(`${originalLocation} (not saved)`);
+
+    // Leaving anyway drops the changes, and asks nothing more there.
+    leave = true;
+    await sidebarLink("Availability").click();
+    await page.waitForURL((url) => url.pathname === "/expert/availability");
+    expect(asked).toHaveLength(2);
+    await page.getByRole("heading", { level: 1 }).first().click();
+    await reloadHydrated(page);
+    expect(asked).toHaveLength(2);
+    await gotoHydrated(page, "/expert/settings");
+    expect(await location.inputValue()).toBe(originalLocation);
+    await page.getByRole("tab", { name: "Pricing" }).click();
+    expect(await rate.inputValue()).toBe(originalRate);
+
+    // Nothing changed: a link leaves without a word.
+    await rate.click();
+    await sidebarLink("Dashboard").click();
+    await page.waitForURL((url) => url.pathname === "/expert/dashboard");
+    expect(asked).toHaveLength(2);
+  });
+
   it("asks nothing on a settings page reached by a link and left untouched", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
