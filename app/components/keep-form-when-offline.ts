@@ -10,9 +10,16 @@ const SERVER_UNREACHABLE_TITLE = "No connection";
 export const SERVER_UNREACHABLE_MESSAGE =
   "We couldn't reach the server. Check your connection and try again: what you entered is still here.";
 
+// The toast that says the server was not reached, taken down once a send gets through.
+let unreachableToast: { dismiss(): void } | undefined;
+
+function sayUnreachable(description: string) {
+  unreachableToast = toast({ title: SERVER_UNREACHABLE_TITLE, description, variant: "destructive" });
+}
+
 /** Says that a submission did not reach the server, and that the form still holds what was entered. */
 export function sayServerUnreachable() {
-  toast({ title: SERVER_UNREACHABLE_TITLE, description: SERVER_UNREACHABLE_MESSAGE, variant: "destructive" });
+  sayUnreachable(SERVER_UNREACHABLE_MESSAGE);
 }
 
 /** Stops a form's submission while the browser knows it is offline, and says so; true if it did. */
@@ -43,14 +50,18 @@ export async function keepFormWhenOffline(
   // (A form's body is copied by reference in Chromium, pictures included; other browsers may buffer it.)
   const sent = outcomeUnknown && navigator.onLine ? request.clone() : null;
   try {
-    return await serverAction();
+    const answer = await serverAction();
+    unreachableToast?.dismiss();
+    return answer;
   } catch (error) {
-    // fetch() rejects with a TypeError when the request never completes; anything else (a thrown
-    // response, a server error) keeps Remix's usual handling.
-    if (!(error instanceof TypeError)) throw error;
+    // fetch() rejects with a TypeError when the request never completes; anything else (a redirect, a
+    // server error) got through, and keeps Remix's usual handling.
+    if (!(error instanceof TypeError)) {
+      unreachableToast?.dismiss();
+      throw error;
+    }
     const unknown = sent ? outcomeUnknown?.(await sent.formData()) : undefined;
-    if (unknown) toast({ title: SERVER_UNREACHABLE_TITLE, description: unknown, variant: "destructive" });
-    else sayServerUnreachable();
+    sayUnreachable(unknown ?? SERVER_UNREACHABLE_MESSAGE);
     return new Response("null", {
       status: UNREACHABLE_STATUS,
       headers: { "Content-Type": "application/json" },
