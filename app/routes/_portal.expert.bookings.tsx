@@ -236,8 +236,11 @@ function BookingsScreen({ bookings, timeZone, today, now }: Loaded) {
         </section>
       </div>
 
-      <section className="card stack" aria-labelledby="list-title">
-        <h2 id="list-title">All sessions</h2>
+      {/* A session cancelled from its details leaves the Upcoming tab, and its row's button with it. */}
+      <section className="card stack" aria-labelledby="list-title" data-focus-fallback="list-title">
+        <h2 id="list-title" tabIndex={-1}>
+          All sessions
+        </h2>
         <Tabs defaultValue="upcoming">
           <TabsList aria-label="Filter sessions">
             <TabsTrigger value="upcoming">{`Upcoming (${upcoming.length})`}</TabsTrigger>

@@ -619,6 +619,9 @@ describe("the expert cancelling a session", () => {
     await expert.keyboard.press("Escape");
     await expect.poll(() => details.count()).toBe(0);
     expect(await expert.getByText("Session cancelled").first().isVisible()).toBe(true);
+    // The row that opened them has left the Upcoming tab: focus goes to the list's heading, not to
+    // the top of the page.
+    await expect.poll(() => expert.evaluate(() => document.activeElement?.id)).toBe("list-title");
   });
 });
 
