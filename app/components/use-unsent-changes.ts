@@ -24,6 +24,8 @@ type Submitting = { formData?: FormData; data?: unknown; state?: "idle" | "submi
  * What is typed and not saved is not kept, so leaving the page (a reload, closing the tab, another
  * site, a link inside the app) with such edits asks first. A form kept as it is typed
  * (`keptUntilAnswered`) loses nothing.
+ *
+ * Returns whether the person has changed the form since it was last sent (or shown).
  */
 export function useUnsentChanges(
   key: string,
@@ -91,4 +93,5 @@ export function useUnsentChanges(
     () => (keptUntilAnswered ? undefined : askBeforeLeaving(formRef, saved)),
     [formRef, keptUntilAnswered],
   );
+  return editedSinceSend;
 }

@@ -494,6 +494,44 @@ describe("admin verification in the browser", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("keeps a price typed while the pricing save is on its way, and asks before it is dropped", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/settings?tab=pricing");
+    const asked = recordLeavePrompts(page);
+    const rate = page.getByLabel("Question Rate (USD)");
+    const session = page.getByLabel("Session Price (USD)");
+    const [originalRate, originalSession] = [await rate.inputValue(), await session.inputValue()];
+    const savePrices = async (rateText: string, sessionText: string) => {
+      await rate.fill(rateText);
+      await session.fill(sessionText);
+      await page.getByRole("button", { name: "Save Pricing" }).click();
+      await page.locator("li.toast").getByText("Profile updated").waitFor();
+    };
+
+    const release = await holdRequests(page, "**/expert/settings.data*", "POST");
+    const newRate = (Math.round(Number(originalRate)) + 2).toFixed(2);
+    await rate.fill(newRate);
+    await page.getByRole("button", { name: "Save Pricing" }).click();
+    await page.getByRole("button", { name: "Saving..." }).waitFor();
+    await session.fill("123.45");
+    release();
+    await page.locator("li.toast").getByText("Profile updated").waitFor();
+    await page.unroute("**/expert/settings.data*");
+    // Past the page's data loading again with the saved prices, which would have replaced it.
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 500)));
+    expect(await session.inputValue()).toBe("123.45");
+    expect(await rate.inputValue()).toBe(newRate);
+    await reloadHydrated(page);
+    expect(asked).toEqual(["beforeunload"]);
+    await page.getByRole("tab", { name: "Pricing" }).click();
+    expect(await rate.inputValue()).toBe(newRate);
+    expect(await session.inputValue()).toBe(originalSession);
+
+    // Back as the seed had it, for the other tests.
+    await savePrices(originalRate, originalSession);
+  });
+
   it("asks nothing on a settings page reached by a link and left untouched", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");

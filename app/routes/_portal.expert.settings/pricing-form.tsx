@@ -23,7 +23,7 @@ export function PricingForm({
   const fetcher = useFetcher<SettingsFormResult>();
   // Prices sent as the session ended (or as the server failed) come back once the form is shown again.
   const formRef = useRef<HTMLFormElement>(null);
-  useUnsentChanges(`expert-pricing:${expertId}`, formRef, fetcher);
+  const editedSinceSend = useUnsentChanges(`expert-pricing:${expertId}`, formRef, fetcher);
   const result = useSaveToast(fetcher, "pricing");
   const [form, fields] = useForm({
     id: "expert-pricing",
@@ -34,14 +34,15 @@ export function PricingForm({
     constraint: requiredFields(ExpertPricingSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ExpertPricingSchema }),
   });
-  // Saved: the fields show the prices as stored (19.999 is kept as $20.00), as every other screen does.
+  // Saved: the fields show the prices as stored (19.999 is kept as $20.00), as every other screen does,
+  // unless the expert has typed since: that is not lost, and leaving still asks about it.
   const saved = `${questionRate}/${sessionPrice}`;
   const shown = useRef(saved);
   useEffect(() => {
     if (shown.current === saved) return;
     shown.current = saved;
-    form.reset();
-  }, [saved, form]);
+    if (!editedSinceSend.current) form.reset();
+  }, [saved, form, editedSinceSend]);
   const busy = fetcher.state !== "idle";
   return (
     <fetcher.Form ref={formRef} method="post" {...getFormProps(form)} className="card stack settings-form">
