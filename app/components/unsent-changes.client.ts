@@ -140,15 +140,16 @@ export function askBeforeLeaving(
 
 /**
  * A plain click on a link to another page of this site, in this tab. Links elsewhere unload the page,
- * where the browser asks; a link within the page (the skip link) leaves nothing.
+ * where the browser asks; a link within the page (the skip link) leaves nothing, nor does one to this
+ * page with another query (Edit Profile, from its Pricing tab), which keeps its forms.
  */
 function leavesForAnotherPage(event: MouseEvent) {
   if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return false;
   const link = event.target instanceof Element ? event.target.closest("a[href]") : null;
   if (!(link instanceof HTMLAnchorElement) || link.hasAttribute("download")) return false;
   if (link.target && link.target !== "_self") return false;
-  const here = new URL(window.location.href);
-  return link.origin === here.origin && (link.pathname !== here.pathname || link.search !== here.search);
+  const here = window.location;
+  return link.origin === here.origin && link.pathname !== here.pathname;
 }
 
 /** The form's fields as the server rendered them (their default values), not as since typed. */

@@ -471,6 +471,12 @@ describe("admin verification in the browser", () => {
     await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
     expect(new URL(page.url()).pathname).toBe("/expert/settings");
     expect(await rate.inputValue()).toBe("44.00");
+    // A link to this page with another query (Edit Profile, from the Pricing tab) keeps the forms:
+    // nothing to ask.
+    await sidebarLink("Edit Profile").click();
+    await page.waitForURL((url) => url.pathname === "/expert/settings" && url.search === "");
+    expect(asked).toHaveLength(1);
+    expect(await rate.inputValue()).toBe("44.00");
     await page.getByRole("tab", { name: "General Information" }).click();
     expect(await location.inputValue()).toBe(`${originalLocation} (not saved)`);
 
