@@ -10,11 +10,14 @@ const SERVER_UNREACHABLE_TITLE = "No connection";
 export const SERVER_UNREACHABLE_MESSAGE =
   "We couldn't reach the server. Check your connection and try again: what you entered is still here.";
 
-// The toast that says the server was not reached, taken down once a send gets through.
-let unreachableToast: { dismiss(): void } | undefined;
+// The toast that says the server was not reached, and what it says.
+let unreachable: { dismiss(): void; description: string } | undefined;
 
 function sayUnreachable(description: string) {
-  unreachableToast = toast({ title: SERVER_UNREACHABLE_TITLE, description, variant: "destructive" });
+  unreachable = {
+    ...toast({ title: SERVER_UNREACHABLE_TITLE, description, variant: "destructive" }),
+    description,
+  };
 }
 
 /** Says that a submission did not reach the server, and that the form still holds what was entered. */
@@ -49,15 +52,25 @@ export async function keepFormWhenOffline(
   // Only such a route reads what was sent. Offline before sending, nothing reached the server.
   // (A form's body is copied by reference in Chromium, pictures included; other browsers may buffer it.)
   const sent = outcomeUnknown && navigator.onLine ? request.clone() : null;
+  // A send that got through takes down the toast that is out of date now: one saying the server was
+  // not reached, or one saying we can't tell whether this very send, sent before, was received.
+  const gotThrough = async () => {
+    const said = unreachable?.description;
+    if (
+      said === SERVER_UNREACHABLE_MESSAGE ||
+      (said && sent && outcomeUnknown?.(await sent.formData()) === said)
+    )
+      unreachable?.dismiss();
+  };
   try {
     const answer = await serverAction();
-    unreachableToast?.dismiss();
+    await gotThrough();
     return answer;
   } catch (error) {
     // fetch() rejects with a TypeError when the request never completes; anything else (a redirect, a
     // server error) got through, and keeps Remix's usual handling.
     if (!(error instanceof TypeError)) {
-      unreachableToast?.dismiss();
+      await gotThrough();
       throw error;
     }
     const unknown = sent ? outcomeUnknown?.(await sent.formData()) : undefined;

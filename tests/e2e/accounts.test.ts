@@ -181,6 +181,17 @@ describe("accounts in the browser", () => {
       .getByText("sign in with your new password in a new tab: if that works, it was changed")
       .waitFor();
     await page.unroute("**/dashboard/settings.data*");
+    // Another of the page's forms, saved meanwhile, does not take that message down: it is about the
+    // password.
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.getByText("Updated!").waitFor();
+    // Past a dismissed toast's closing animation (the toast itself stays 5 s).
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 600)));
+    expect(
+      await toast
+        .getByText("sign in with your new password in a new tab: if that works, it was changed")
+        .isVisible(),
+    ).toBe(true);
     // Signed in with the new password elsewhere, as the message says: it works, so it was changed.
     const elsewhere = await newPage(DESKTOP);
     const signIn = (password: string) =>
