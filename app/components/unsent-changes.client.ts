@@ -98,13 +98,13 @@ export function keepSent(storageKey: string, formData: FormData | null) {
   write(storageKey, formData && keptEntries(formData));
 }
 
-/** The click that the person already agreed to leave on: one question per click, however many forms. */
+/** The click or logout the person already agreed to leave on: one question for it, however many forms. */
 let leaveAgreedOn: Event | null = null;
 
 /**
  * Asks before the page is left while the form differs from `saved`: the browser's own question for a
- * reload, a closed tab or another site, and ours for a link inside the app, which leaves without
- * unloading the page. Returns the clean-up.
+ * reload, a closed tab or another site, and ours for a link inside the app or a logout, which leave
+ * without unloading the page. Returns the clean-up.
  */
 export function askBeforeLeaving(
   formRef: { current: HTMLFormElement | null },
@@ -120,10 +120,9 @@ export function askBeforeLeaving(
     // Chromium before 119 and Safari ask only when this is set.
     event.returnValue = "";
   };
-  // Before the app's links handle the click (capture, on the window).
-  const onClick = (event: MouseEvent) => {
-    if (event.defaultPrevented || event === leaveAgreedOn || !leavesForAnotherPage(event) || !unsaved())
-      return;
+  // Before the app's links and forms handle the event (capture, on the window).
+  const onLeave = (event: Event) => {
+    if (event.defaultPrevented || event === leaveAgreedOn || !leaves(event) || !unsaved()) return;
     if (window.confirm("Leave this page? Your changes have not been saved.")) leaveAgreedOn = event;
     else {
       event.preventDefault();
@@ -131,11 +130,24 @@ export function askBeforeLeaving(
     }
   };
   window.addEventListener("beforeunload", onBeforeUnload);
-  window.addEventListener("click", onClick, true);
+  window.addEventListener("click", onLeave, true);
+  window.addEventListener("submit", onLeave, true);
   return () => {
     window.removeEventListener("beforeunload", onBeforeUnload);
-    window.removeEventListener("click", onClick, true);
+    window.removeEventListener("click", onLeave, true);
+    window.removeEventListener("submit", onLeave, true);
   };
+}
+
+/** A click that follows a link to another page, or a logout (the header's, the sidebar's, the account's). */
+function leaves(event: Event) {
+  if (event.type === "click") return leavesForAnotherPage(event as MouseEvent);
+  const form = event.target;
+  return (
+    form instanceof HTMLFormElement &&
+    (new URL(form.action).pathname === "/logout" ||
+      form.querySelector('[name="intent"][value="logout"]') !== null)
+  );
 }
 
 /**

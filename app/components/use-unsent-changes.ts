@@ -22,7 +22,7 @@ type Submitting = { formData?: FormData; data?: unknown; state?: "idle" | "submi
  * form's fields.
  *
  * What is typed and not saved is not kept, so leaving the page (a reload, closing the tab, another
- * site, a link inside the app) with such edits asks first. A form kept as it is typed
+ * site, a link inside the app, a logout) with such edits asks first. A form kept as it is typed
  * (`keptUntilAnswered`) loses nothing.
  *
  * Returns whether the person has changed the form since it was last sent (or shown).

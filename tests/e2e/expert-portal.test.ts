@@ -500,6 +500,44 @@ describe("admin verification in the browser", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("asks before a logout drops edits not yet saved", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/account");
+    const asked: string[] = [];
+    let leave = false;
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void (leave ? dialog.accept() : dialog.dismiss());
+    });
+    const name = page.getByLabel("Full Name");
+    await name.click();
+    await name.fill("Not Saved Yet");
+
+    // The account's own Log Out, then the header's: staying keeps the edit, and the session.
+    await page.getByRole("main").getByRole("button", { name: "Log Out" }).click();
+    await page
+      .getByRole("banner")
+      .getByRole("button", { name: /Logout/ })
+      .click();
+    expect(asked).toEqual(["confirm", "confirm"]);
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(new URL(page.url()).pathname).toBe("/expert/account");
+    expect(await name.inputValue()).toBe("Not Saved Yet");
+    expect((await (await page.request.get("/api/auth/status")).json()).authenticated).toBe(true);
+
+    leave = true;
+    await Promise.all([
+      page.waitForURL((url) => url.pathname === "/"),
+      page
+        .getByRole("banner")
+        .getByRole("button", { name: /Logout/ })
+        .click(),
+    ]);
+    expect(asked).toHaveLength(3);
+    expect((await (await page.request.get("/api/auth/status")).json()).authenticated).toBe(false);
+  });
+
   it("keeps a price typed while the pricing save is on its way, and asks before it is dropped", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
