@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
-import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
+import { declineClientAction } from "~/components/questions/decline-action.client";
 import { respondToAction } from "~/lib/action-response.server";
 import { actorOf, declineQuestion, parseExpertId, questionDeps } from "~/models/questions.server";
 
 /** POST /questions/{id}/decline: the expert (or an admin) declines; the asker is never charged. */
-export const clientAction = keepFormWhenOffline;
+export const clientAction = declineClientAction;
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const redirectTo = new URL(request.url).searchParams.get("redirectTo");

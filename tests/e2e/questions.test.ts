@@ -865,6 +865,8 @@ describe("a fault in the middle of writing", () => {
     await admin.evaluate(() => new Promise((done) => setTimeout(done, 300)));
     expect(new URL(admin.url()).searchParams.get("question")).toBe(String(second));
     expect(await admin.getByRole("heading", { name: `Answer Question #${second}` }).isVisible()).toBe(true);
+    // Its form has left the page, but its outcome (from the server) is still said.
+    await admin.locator("li.toast").getByText("Question declined").waitFor();
   });
 
   it("gives focus back to the row's link when the admin closes the question it opened", async () => {
