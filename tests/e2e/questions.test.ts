@@ -869,6 +869,23 @@ describe("a fault in the middle of writing", () => {
     await admin.locator("li.toast").getByText("Question declined").waitFor();
   });
 
+  it("says how a decline went when the admin has opened its question again meanwhile", async () => {
+    const { questionId, admin } = await askedWithAdminOnPhone("a decline sent from a panel since reopened");
+    await gotoHydrated(admin, `/admin?filter=pending&question=${questionId}`);
+    const release = await holdRequests(admin, "**/decline**", "POST");
+    await admin.getByRole("button", { name: "Decline question" }).click();
+    await admin.getByRole("button", { name: "Yes, decline" }).click();
+    await admin.getByRole("button", { name: "Declining..." }).waitFor();
+    // Closed and opened again: a new decline form for the same question, which sent nothing.
+    await admin.getByRole("link", { name: "Close", exact: true }).click();
+    await admin.getByRole("link", { name: `Answer question #${questionId}`, exact: true }).click();
+    await admin.getByRole("button", { name: "Decline question" }).click();
+    await admin.getByRole("button", { name: "Yes, decline" }).waitFor();
+    release();
+    await admin.locator("li.toast").getByText("Question declined").waitFor();
+    await admin.unroute("**/decline**");
+  });
+
   it("gives focus back to the row's link when the admin closes the question it opened", async () => {
     const { questionId, admin } = await askedWithAdminOnPhone("closing the admin's panel");
     await gotoHydrated(admin, "/admin?filter=pending");

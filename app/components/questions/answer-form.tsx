@@ -243,6 +243,7 @@ export function DeclineQuestion({
       className="decline-confirm"
       role="group"
       aria-labelledby={hintId}
+      aria-busy={busy}
       tabIndex={-1}
     >
       <p id={hintId} className="hint">
