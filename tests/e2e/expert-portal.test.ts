@@ -5,6 +5,7 @@ import {
   gotoHydrated,
   holdRequests,
   holdScripts,
+  logOut,
   OFFLINE_MESSAGE,
   reloadHydrated,
   signInAs,
@@ -527,13 +528,7 @@ describe("admin verification in the browser", () => {
     expect((await (await page.request.get("/api/auth/status")).json()).authenticated).toBe(true);
 
     leave = true;
-    await Promise.all([
-      page.waitForURL((url) => url.pathname === "/"),
-      page
-        .getByRole("banner")
-        .getByRole("button", { name: /Logout/ })
-        .click(),
-    ]);
+    await logOut(page);
     expect(asked).toHaveLength(3);
     expect((await (await page.request.get("/api/auth/status")).json()).authenticated).toBe(false);
   });

@@ -6,7 +6,7 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE } from "./harness";
-import { demoExpertId, gotoHydrated } from "./support/pages";
+import { demoExpertId, dropRequestsOnCue, gotoHydrated } from "./support/pages";
 import { pageAs } from "./support/sessions";
 import { seriousA11yViolations } from "./support/watch";
 
@@ -350,15 +350,7 @@ describe("using the site by keyboard", () => {
     const page = await pageAs("expert", DESKTOP);
     await gotoHydrated(page, "/expert/account");
     // Every POST is held, then dropped before it reaches the server: the demo account stays.
-    let drop = () => {};
-    const held = new Promise<void>((resolve) => {
-      drop = resolve;
-    });
-    await page.route("**/*", async (route) => {
-      if (route.request().method() !== "POST") return route.continue();
-      await held;
-      await route.abort("connectionfailed");
-    });
+    const drop = await dropRequestsOnCue(page, "**/*", { method: "POST" });
     await page.getByRole("button", { name: "Delete Account" }).focus();
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("dialog", { name: "Are you absolutely sure?" });

@@ -7,7 +7,15 @@ import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
-import { demoExpertId, gotoHydrated, holdRequests, logOut, reloadHydrated, signInAs } from "./support/pages";
+import {
+  demoExpertId,
+  dropRequestsOnCue,
+  gotoHydrated,
+  holdRequests,
+  logOut,
+  reloadHydrated,
+  signInAs,
+} from "./support/pages";
 
 let run = 0;
 const uniqueQuestion = (topic: string) =>
@@ -656,14 +664,7 @@ describe("a fault in the middle of writing", () => {
     await signInAs(expert, "expert");
     const dialog = await openAnswerDialog(expert, question);
     await dialog.getByRole("textbox", { name: "Your Answer" }).fill("Sent by keyboard, and lost on its way.");
-    let drop = () => {};
-    const held = new Promise<void>((resolve) => {
-      drop = resolve;
-    });
-    await expert.route("**/answer**", async (route) => {
-      await held;
-      await route.abort("internetdisconnected");
-    });
+    const drop = await dropRequestsOnCue(expert, "**/answer**", { reason: "internetdisconnected" });
     const submit = dialog.getByRole("button", { name: "Submit Answer" });
     await submit.focus();
     await expert.keyboard.press("Enter");
@@ -691,14 +692,7 @@ describe("a fault in the middle of writing", () => {
     await answerBox.fill("Sent, then Escape and the close button pressed before the answer came back.");
 
     // While a decline is on its way, the answer waits for its outcome (here, a dropped connection).
-    let dropDecline = () => {};
-    const declineHeld = new Promise<void>((resolve) => {
-      dropDecline = resolve;
-    });
-    await expert.route("**/decline**", async (route) => {
-      await declineHeld;
-      await route.abort("connectionfailed");
-    });
+    const dropDecline = await dropRequestsOnCue(expert, "**/decline**");
     await dialog.getByRole("button", { name: "Decline question" }).click();
     await dialog.getByRole("button", { name: "Yes, decline" }).click();
     await expect.poll(() => dialog.getByRole("button", { name: "Declining..." }).count()).toBe(1);

@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Page, Route } from "playwright-core";
 import { DEMO_ACCOUNTS } from "../../../app/lib/demo-accounts";
 
 /** What a form says when its submission cannot reach the server (app/components/keep-form-when-offline.ts). */
@@ -14,19 +14,48 @@ export function holdScripts(page: Page): Promise<() => void> {
 }
 
 /**
- * Holds back the requests matching `url` (only `method`'s, when given) until the returned function
- * is called: a slow answer on cue. A request the page gave up on meanwhile is let go quietly.
+ * Holds back the requests matching `url` (only `method`'s, when given; the others go through) until
+ * the returned function is called, then settles each held one with `settle`.
  */
-export async function holdRequests(page: Page, url: string, method?: string): Promise<() => void> {
+async function holdUntilCalled(
+  page: Page,
+  url: string,
+  method: string | undefined,
+  settle: (route: Route) => Promise<void>,
+): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
   await page.route(url, async (route) => {
-    if (!method || route.request().method() === method) await held;
-    await route.continue().catch(() => {});
+    if (method && route.request().method() !== method) return route.continue().catch(() => {});
+    await held;
+    await settle(route);
   });
   return release;
+}
+
+/**
+ * Holds back the requests matching `url` (only `method`'s, when given) until the returned function
+ * is called: a slow answer on cue. A request the page gave up on meanwhile is let go quietly.
+ */
+export function holdRequests(page: Page, url: string, method?: string): Promise<() => void> {
+  return holdUntilCalled(page, url, method, (route) => route.continue().catch(() => {}));
+}
+
+/**
+ * Holds back the requests matching `url` (only `method`'s, when given) until the returned function
+ * is called, then fails them as a dropped connection does (`reason`): they never reach the server.
+ */
+export function dropRequestsOnCue(
+  page: Page,
+  url: string,
+  {
+    method,
+    reason = "connectionfailed",
+  }: { method?: string; reason?: "connectionfailed" | "internetdisconnected" } = {},
+): Promise<() => void> {
+  return holdUntilCalled(page, url, method, (route) => route.abort(reason));
 }
 
 /**
