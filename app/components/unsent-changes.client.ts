@@ -1,3 +1,4 @@
+import type { Blocker } from "@remix-run/router";
 import type { MutableRefObject } from "react";
 import { toast } from "~/components/ui/toast";
 
@@ -101,10 +102,12 @@ export function keepSent(storageKey: string, formData: FormData | null) {
 /** The click or logout the person already agreed to leave on: one question for it, however many forms. */
 let leaveAgreedOn: Event | null = null;
 
+const LEAVE_QUESTION = "Leave this page? Your changes have not been saved.";
+
 /**
  * Asks before the page is left while the form differs from `saved`: the browser's own question for a
- * reload, a closed tab or another site, and ours for a link inside the app or a logout, which leave
- * without unloading the page. Returns the clean-up.
+ * reload, a closed tab or another site, and ours for a link inside the app, Back or Forward to another
+ * of its pages, or a logout, which leave without unloading the page. Returns the clean-up.
  */
 export function askBeforeLeaving(
   formRef: { current: HTMLFormElement | null },
@@ -123,7 +126,7 @@ export function askBeforeLeaving(
   // Before the app's links and forms handle the event (capture, on the window).
   const onLeave = (event: Event) => {
     if (event.defaultPrevented || event === leaveAgreedOn || !leaves(event) || !unsaved()) return;
-    if (window.confirm("Leave this page? Your changes have not been saved.")) leaveAgreedOn = event;
+    if (window.confirm(LEAVE_QUESTION)) leaveAgreedOn = event;
     else {
       event.preventDefault();
       event.stopPropagation();
@@ -132,10 +135,55 @@ export function askBeforeLeaving(
   window.addEventListener("beforeunload", onBeforeUnload);
   window.addEventListener("click", onLeave, true);
   window.addEventListener("submit", onLeave, true);
+  const stopAskingOnBack = askOnBackAndForward(unsaved);
   return () => {
+    stopAskingOnBack();
     window.removeEventListener("beforeunload", onBeforeUnload);
     window.removeEventListener("click", onLeave, true);
     window.removeEventListener("submit", onLeave, true);
+  };
+}
+
+/** The unsaved-edits checks of the forms shown: one question for Back or Forward, however many forms. */
+const unsavedChecks = new Set<() => boolean>();
+const BACK_AND_FORWARD = "unsent-changes";
+let stopBlocking: (() => void) | undefined;
+
+/**
+ * Back and Forward between the app's pages change no document, so no page event comes before them.
+ * The app's router can hold such a move (it puts the address back) while we ask; `useBlocker` would
+ * do the same through React, but costs every public page its code. Returns the clean-up.
+ */
+function askOnBackAndForward(unsaved: () => boolean) {
+  unsavedChecks.add(unsaved);
+  const router = window.__remixRouter;
+  if (unsavedChecks.size === 1 && router) {
+    router.getBlocker(
+      BACK_AND_FORWARD,
+      ({ currentLocation, nextLocation, historyAction }) =>
+        historyAction === "POP" &&
+        // As with links, this page with another query keeps its forms.
+        nextLocation.pathname !== currentLocation.pathname &&
+        [...unsavedChecks].some((check) => check()),
+    );
+    let askedAbout: Blocker | undefined;
+    const unsubscribe = router.subscribe(({ blockers }) => {
+      const blocker = blockers.get(BACK_AND_FORWARD);
+      if (blocker?.state !== "blocked" || blocker === askedAbout) return;
+      askedAbout = blocker;
+      // After the router's update, not inside it.
+      setTimeout(() => (window.confirm(LEAVE_QUESTION) ? blocker.proceed() : blocker.reset()));
+    });
+    stopBlocking = () => {
+      unsubscribe();
+      router.deleteBlocker(BACK_AND_FORWARD);
+    };
+  }
+  return () => {
+    unsavedChecks.delete(unsaved);
+    if (unsavedChecks.size > 0) return;
+    stopBlocking?.();
+    stopBlocking = undefined;
   };
 }
 

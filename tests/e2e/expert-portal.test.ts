@@ -533,6 +533,54 @@ describe("admin verification in the browser", () => {
     expect((await (await page.request.get("/api/auth/status")).json()).authenticated).toBe(false);
   });
 
+  it("asks before Back or Forward to another of the app's pages drops edits not yet saved", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/dashboard");
+    await page
+      .getByRole("navigation", { name: "Expert portal" })
+      .getByRole("link", { name: "Edit Profile" })
+      .click();
+    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    const asked: string[] = [];
+    let leave = false;
+    page.on("dialog", (dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      void (leave ? dialog.accept() : dialog.dismiss());
+    });
+    const askedOnce = async (count: number) => {
+      await expect.poll(() => asked.length).toBe(count);
+      await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    };
+
+    // Staying keeps the page, its address and the edit.
+    const location = page.getByLabel("Location");
+    const original = await location.inputValue();
+    await location.click();
+    await location.fill(`${original} (not saved)`);
+    await page.goBack();
+    await askedOnce(1);
+    expect(asked).toEqual(["confirm: Leave this page? Your changes have not been saved."]);
+    expect(new URL(page.url()).pathname).toBe("/expert/settings");
+    expect(await location.inputValue()).toBe(`${original} (not saved)`);
+
+    // Leaving anyway goes back, and drops the edit.
+    leave = true;
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/expert/dashboard");
+    await askedOnce(2);
+    await page.getByRole("heading", { level: 1 }).first().waitFor();
+
+    // Forward again: nothing changed, so Back leaves without a word.
+    await page.goForward();
+    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    expect(await location.inputValue()).toBe(original);
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/expert/dashboard");
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(asked).toHaveLength(2);
+  });
+
   it("keeps a price typed while the pricing save is on its way, and asks before it is dropped", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
