@@ -38,6 +38,25 @@ export function keepFocus() {
   // A dialog's controls fall back where its opener would have: it is shown outside its opener's section.
   let openerFallbackId: string | null = null;
 
+  // Says what the held button now says ("Deleting..."): focus on the dialog reads out only its name
+  // and description. Inside the dialog, which hides the rest of the page from screen readers.
+  let busyStatus: HTMLElement | null = null;
+  const sayBusy = (dialog: HTMLElement, button: HTMLButtonElement) => {
+    const status = document.createElement("p");
+    status.setAttribute("role", "status");
+    status.className = "visually-hidden";
+    dialog.appendChild(status);
+    busyStatus = status;
+    // Filled once in place, so that it is announced as a change.
+    setTimeout(() => {
+      status.textContent = button.textContent;
+    }, 100);
+  };
+  const endBusy = () => {
+    busyStatus?.remove();
+    busyStatus = null;
+  };
+
   const onFocusIn = (event: FocusEvent) => {
     if (!(event.target instanceof HTMLElement) || event.target === heldBy) return;
     focused = event.target;
@@ -55,11 +74,15 @@ export function keepFocus() {
       if (target.disabled && target === focused) {
         disabledWhileFocused = target;
         heldBy = target.closest<HTMLElement>('[role="dialog"], [role="alertdialog"]');
-        heldBy?.focus({ preventScroll: true });
+        if (heldBy) {
+          heldBy.focus({ preventScroll: true });
+          sayBusy(heldBy, target);
+        }
       } else if (!target.disabled && target === disabledWhileFocused) {
         disabledWhileFocused = null;
         if (target.isConnected && (bodyHasFocus() || document.activeElement === heldBy)) target.focus();
         heldBy = null;
+        endBusy();
       }
     }
     if (focused && !focused.isConnected && bodyHasFocus()) {
@@ -78,6 +101,7 @@ export function keepFocus() {
   const onPointerDown = () => {
     focused = heldBy = null;
     disabledWhileFocused = null;
+    endBusy();
   };
 
   document.addEventListener("focusin", onFocusIn);
@@ -92,5 +116,6 @@ export function keepFocus() {
     document.removeEventListener("focusin", onFocusIn);
     document.removeEventListener("pointerdown", onPointerDown, true);
     observer.disconnect();
+    endBusy();
   };
 }

@@ -359,6 +359,8 @@ describe("using the site by keyboard", () => {
     await dialog.getByRole("button", { name: "Deleting..." }).waitFor();
     // Delete is disabled, and the browser would put focus on the page behind the dialog.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("dialog");
+    // Focus there reads out the dialog's name and description: a status says what is happening.
+    await expect.poll(() => dialog.getByRole("status").textContent()).toBe("Deleting...");
     expect(await dialog.getByRole("button", { name: "Cancel" }).isDisabled()).toBe(true);
     await page.keyboard.press("Escape");
     expect(await dialog.isVisible()).toBe(true);

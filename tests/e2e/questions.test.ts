@@ -673,9 +673,12 @@ describe("a fault in the middle of writing", () => {
     await expect
       .poll(() => expert.evaluate(() => document.activeElement?.getAttribute("role")))
       .toBe("dialog");
+    await expect.poll(() => dialog.getByRole("status").textContent()).toBe("Submitting...");
     drop();
     await expect.poll(() => expert.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
     await expect.poll(() => submit.evaluate((button) => button === document.activeElement)).toBe(true);
+    // Back on its button, the dialog says nothing more about the send.
+    expect(await dialog.getByRole("status").count()).toBe(0);
     await expert.unroute("**/answer**");
   });
 
