@@ -581,6 +581,49 @@ describe("admin verification in the browser", () => {
     expect(asked).toHaveLength(2);
   });
 
+  it("asks once before Back over an entry the skip link added", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/dashboard");
+    const asked: string[] = [];
+    const leave = false;
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void (leave ? dialog.accept() : dialog.dismiss());
+    });
+    const settle = () => page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    const skipToContent = async () => {
+      await page.getByRole("link", { name: "Skip to content" }).focus();
+      await page.keyboard.press("Enter");
+      await page.waitForURL((url) => url.hash === "#main-content");
+    };
+    const sidebarLink = (name: string) =>
+      page.getByRole("navigation", { name: "Expert portal" }).getByRole("link", { name });
+
+    // The skip link's entry, added on the page before, is where Back goes: it asks, and staying stays.
+    await skipToContent();
+    await sidebarLink("Edit Profile").click();
+    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    const location = page.getByLabel("Location");
+    const original = await location.inputValue();
+    await location.click();
+    await location.fill(`${original} (not saved)`);
+    await page.goBack();
+    await expect.poll(() => asked).toEqual(["confirm"]);
+    await settle();
+    expect(new URL(page.url()).pathname).toBe("/expert/settings");
+    expect(await location.inputValue()).toBe(`${original} (not saved)`);
+
+    // The skip link on this page, then two steps back: one question (no reload), and staying stays.
+    await skipToContent();
+    await page.evaluate(() => window.history.go(-2));
+    await expect.poll(() => asked).toEqual(["confirm", "confirm"]);
+    await settle();
+    expect(asked).toHaveLength(2);
+    expect(new URL(page.url()).pathname).toBe("/expert/settings");
+    expect(await location.inputValue()).toBe(`${original} (not saved)`);
+  });
+
   it("keeps a price typed while the pricing save is on its way, and asks before it is dropped", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
