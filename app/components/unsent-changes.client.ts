@@ -1,4 +1,4 @@
-import type { Blocker } from "@remix-run/router";
+import type { Blocker, Router } from "@remix-run/router";
 import type { MutableRefObject } from "react";
 import { toast } from "~/components/ui/toast";
 
@@ -157,33 +157,40 @@ let stopBlocking: (() => void) | undefined;
 function askOnBackAndForward(unsaved: () => boolean) {
   unsavedChecks.add(unsaved);
   const router = window.__remixRouter;
-  if (unsavedChecks.size === 1 && router) {
-    router.getBlocker(
-      BACK_AND_FORWARD,
-      ({ currentLocation, nextLocation, historyAction }) =>
-        historyAction === "POP" &&
-        // As with links, this page with another query keeps its forms.
-        nextLocation.pathname !== currentLocation.pathname &&
-        [...unsavedChecks].some((check) => check()),
-    );
-    let askedAbout: Blocker | undefined;
-    const unsubscribe = router.subscribe(({ blockers }) => {
-      const blocker = blockers.get(BACK_AND_FORWARD);
-      if (blocker?.state !== "blocked" || blocker === askedAbout) return;
-      askedAbout = blocker;
-      // After the router's update, not inside it.
-      setTimeout(() => (window.confirm(LEAVE_QUESTION) ? blocker.proceed() : blocker.reset()));
-    });
-    stopBlocking = () => {
-      unsubscribe();
-      router.deleteBlocker(BACK_AND_FORWARD);
-    };
-  }
+  if (unsavedChecks.size === 1 && router) stopBlocking = holdBackAndForward(router);
   return () => {
     unsavedChecks.delete(unsaved);
     if (unsavedChecks.size > 0) return;
     stopBlocking?.();
     stopBlocking = undefined;
+  };
+}
+
+function holdBackAndForward(router: Router) {
+  const anyUnsaved = () => [...unsavedChecks].some((check) => check());
+  router.getBlocker(BACK_AND_FORWARD, ({ currentLocation, nextLocation, historyAction }) => {
+    const { navigation } = router.state;
+    return (
+      historyAction === "POP" &&
+      // As with links, this page with another query keeps its forms.
+      nextLocation.pathname !== currentLocation.pathname &&
+      // The page of a link the person already agreed to leave on is loading: Back leaves sooner.
+      !(navigation.state === "loading" && !navigation.formMethod) &&
+      anyUnsaved()
+    );
+  });
+
+  let askedAbout: Blocker | undefined;
+  const unsubscribe = router.subscribe(({ blockers }) => {
+    const blocker = blockers.get(BACK_AND_FORWARD);
+    if (blocker?.state !== "blocked" || blocker === askedAbout) return;
+    askedAbout = blocker;
+    // After the router's update, not inside it.
+    setTimeout(() => (window.confirm(LEAVE_QUESTION) ? blocker.proceed() : blocker.reset()));
+  });
+  return () => {
+    unsubscribe();
+    router.deleteBlocker(BACK_AND_FORWARD);
   };
 }
 

@@ -624,6 +624,32 @@ describe("admin verification in the browser", () => {
     expect(await location.inputValue()).toBe(`${original} (not saved)`);
   });
 
+  it("asks nothing more on Back while the page a link was agreed to is loading", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/dashboard");
+    const sidebarLink = (name: string) =>
+      page.getByRole("navigation", { name: "Expert portal" }).getByRole("link", { name });
+    await sidebarLink("Edit Profile").click();
+    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    const asked = recordLeavePrompts(page);
+    const location = page.getByLabel("Location");
+    await location.click();
+    await location.fill(`${await location.inputValue()} (not saved)`);
+
+    const release = await holdRequests(page, "**/expert/account.data*", "GET");
+    await sidebarLink("Account").click();
+    await expect.poll(() => asked).toEqual(["confirm"]);
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/expert/dashboard");
+    await page.getByRole("heading", { level: 1, name: "Expert Dashboard" }).waitFor();
+    release();
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(asked).toEqual(["confirm"]);
+    expect(new URL(page.url()).pathname).toBe("/expert/dashboard");
+    await page.unroute("**/expert/account.data*");
+  });
+
   it("keeps a price typed while the pricing save is on its way, and asks before it is dropped", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
