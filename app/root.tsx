@@ -1,6 +1,5 @@
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import {
-  Link,
   Links,
   Meta,
   Outlet,
@@ -61,7 +60,6 @@ export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   // A page is loading: the current one fades (after a moment, in CSS) so the click shows.
   const loading = useNavigation().state === "loading";
-  const { search } = useLocation();
 
   return (
     <html lang="en" suppressHydrationWarning>
@@ -74,11 +72,9 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        {/* The app's link, so that the history entry it adds is the router's, which can then hold a
-            Back over it (see askBeforeLeaving). It keeps the query, which a bare "#main-content" drops. */}
-        <Link className="skip-link" to={`${search}#main-content`}>
+        <a className="skip-link" href="#main-content">
           Skip to content
-        </Link>
+        </a>
         {bare ? null : <SiteHeader user={root?.user ?? null} />}
         <main id="main-content" className="site-main" tabIndex={-1} aria-busy={loading || undefined}>
           <ServerToast toast={root?.toast} className="container" />
