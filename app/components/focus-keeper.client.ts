@@ -41,7 +41,10 @@ export function keepFocus() {
   // Says what the held button now says ("Deleting..."): focus on the dialog reads out only its name
   // and description. Inside the dialog, which hides the rest of the page from screen readers.
   let busyStatus: HTMLElement | null = null;
+  let busyButton: HTMLButtonElement | null = null;
   const sayBusy = (dialog: HTMLElement, button: HTMLButtonElement) => {
+    endBusy();
+    busyButton = button;
     const status = document.createElement("p");
     status.setAttribute("role", "status");
     status.className = "visually-hidden";
@@ -54,7 +57,7 @@ export function keepFocus() {
   };
   const endBusy = () => {
     busyStatus?.remove();
-    busyStatus = null;
+    busyStatus = busyButton = null;
   };
 
   const onFocusIn = (event: FocusEvent) => {
@@ -71,6 +74,8 @@ export function keepFocus() {
     for (const record of records) {
       const target = record.target;
       if (record.type !== "attributes" || !(target instanceof HTMLButtonElement)) continue;
+      // The send is over, wherever focus went meanwhile.
+      if (!target.disabled && target === busyButton) endBusy();
       if (target.disabled && target === focused) {
         disabledWhileFocused = target;
         heldBy = target.closest<HTMLElement>('[role="dialog"], [role="alertdialog"]');
@@ -82,7 +87,6 @@ export function keepFocus() {
         disabledWhileFocused = null;
         if (target.isConnected && (bodyHasFocus() || document.activeElement === heldBy)) target.focus();
         heldBy = null;
-        endBusy();
       }
     }
     if (focused && !focused.isConnected && bodyHasFocus()) {
@@ -115,7 +119,6 @@ export function keepFocus() {
   const onPointerDown = () => {
     focused = heldBy = null;
     disabledWhileFocused = null;
-    endBusy();
   };
 
   document.addEventListener("focusin", onFocusIn);

@@ -680,6 +680,16 @@ describe("a fault in the middle of writing", () => {
     // Back on its button, the dialog says nothing more about the send.
     expect(await dialog.getByRole("status").count()).toBe(0);
     await expert.unroute("**/answer**");
+
+    // Sent again, and focus moved on while it was on its way: once it is over, nothing stays said.
+    const dropAgain = await dropRequestsOnCue(expert, "**/answer**", { reason: "internetdisconnected" });
+    await expert.keyboard.press("Enter");
+    await expect.poll(() => dialog.getByRole("status").textContent()).toBe("Submitting...");
+    await expert.keyboard.press("Tab");
+    dropAgain();
+    await submit.waitFor();
+    await expect.poll(() => dialog.getByRole("status").count()).toBe(0);
+    await expert.unroute("**/answer**");
   });
 
   it("keeps the answer dialog open while its answer is on its way, so it can report the outcome", async () => {
