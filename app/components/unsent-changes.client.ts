@@ -174,8 +174,13 @@ function holdBackAndForward(router: Router) {
       historyAction === "POP" &&
       // As with links, this page with another query keeps its forms.
       nextLocation.pathname !== currentLocation.pathname &&
-      // The page of a link the person already agreed to leave on is loading: Back leaves sooner.
-      !(navigation.state === "loading" && !navigation.formMethod) &&
+      // Another page is loading (a link, which asked first): Back only leaves sooner. This page
+      // with another query (its own tab) keeps its forms, and is no such agreement.
+      !(
+        navigation.state === "loading" &&
+        !navigation.formMethod &&
+        navigation.location.pathname !== currentLocation.pathname
+      ) &&
       anyUnsaved()
     );
   });

@@ -626,6 +626,37 @@ describe("admin verification in the browser", () => {
     expect(await location.inputValue()).toBe(`${original} (not saved)`);
   });
 
+  it("asks on Back while the page's own tab is loading", async () => {
+    const page = await newPage(DESKTOP);
+    await signInAs(page, "expert");
+    await gotoHydrated(page, "/expert/dashboard");
+    await page
+      .getByRole("navigation", { name: "Expert portal" })
+      .getByRole("link", { name: "Edit Profile" })
+      .click();
+    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.dismiss();
+    });
+    const location = page.getByLabel("Location");
+    await location.click();
+    await location.fill(`${await location.inputValue()} (not saved)`);
+
+    const release = await holdRequests(page, "**/expert/settings.data*", "GET");
+    await page.getByRole("tab", { name: "Pricing" }).click();
+    await expect.poll(() => page.evaluate(() => window.__remixRouter.state.navigation.state)).toBe("loading");
+    await page.goBack();
+    await expect.poll(() => asked).toEqual(["confirm"]);
+    release();
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(new URL(page.url()).pathname).toBe("/expert/settings");
+    await page.getByRole("tab", { name: "General Information" }).click();
+    expect(await location.inputValue()).toMatch(/ \(not saved\)$/);
+    await page.unroute("**/expert/settings.data*");
+  });
+
   it("asks nothing more on Back while the page a link was agreed to is loading", async () => {
     const page = await newPage(DESKTOP);
     await signInAs(page, "expert");
