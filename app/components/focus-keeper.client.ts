@@ -89,6 +89,8 @@ export function keepFocus() {
         heldBy = null;
       }
     }
+    // Its button taken off the page (the answer dialog's other tab): it no longer speaks for anything.
+    if (busyButton && !busyButton.isConnected) endBusy();
     if (focused && !focused.isConnected && bodyHasFocus()) {
       const lost = focused;
       focused = null;

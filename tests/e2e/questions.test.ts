@@ -690,6 +690,21 @@ describe("a fault in the middle of writing", () => {
     await submit.waitFor();
     await expect.poll(() => dialog.getByRole("status").count()).toBe(0);
     await expert.unroute("**/answer**");
+
+    // Sent again, and its button taken away by the other tab: the status goes with it.
+    const dropOnceMore = await dropRequestsOnCue(expert, "**/answer**", { reason: "internetdisconnected" });
+    await submit.focus();
+    await expert.keyboard.press("Enter");
+    await expect.poll(() => dialog.getByRole("status").textContent()).toBe("Submitting...");
+    await dialog.getByRole("tab", { name: "Audio Response" }).click();
+    // (The recorder on that tab has a status of its own.)
+    const submitting = dialog.getByRole("status").filter({ hasText: "Submitting..." });
+    await expect.poll(() => submitting.count()).toBe(0);
+    dropOnceMore();
+    await dialog.getByRole("tab", { name: "Text Response" }).click();
+    await submit.waitFor();
+    expect(await dialog.getByRole("status").count()).toBe(0);
+    await expert.unroute("**/answer**");
   });
 
   it("keeps the answer dialog open while its answer is on its way, so it can report the outcome", async () => {
