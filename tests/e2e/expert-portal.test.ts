@@ -27,6 +27,20 @@ function recordLeavePrompts(page: Page): string[] {
   return asked;
 }
 
+/** A link of the expert portal's sidebar. */
+const portalLink = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Expert portal" }).getByRole("link", { name });
+
+/** The expert's Edit Profile, reached from the dashboard by the sidebar: Back from it stays in the app. */
+async function settingsFromDashboard(): Promise<Page> {
+  const page = await newPage(DESKTOP);
+  await signInAs(page, "expert");
+  await gotoHydrated(page, "/expert/dashboard");
+  await portalLink(page, "Edit Profile").click();
+  await page.waitForURL((url) => url.pathname === "/expert/settings");
+  return page;
+}
+
 async function expectNoHorizontalScroll(page: Page, what: string) {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0);
@@ -454,8 +468,6 @@ describe("admin verification in the browser", () => {
       asked.push(`${dialog.type()}: ${dialog.message()}`);
       void (leave ? dialog.accept() : dialog.dismiss());
     });
-    const sidebarLink = (name: string) =>
-      page.getByRole("navigation", { name: "Expert portal" }).getByRole("link", { name });
 
     // Changes in two of its forms: staying keeps both, and asks once.
     const location = page.getByLabel("Location");
@@ -467,14 +479,14 @@ describe("admin verification in the browser", () => {
     const originalRate = await rate.inputValue();
     await rate.click();
     await rate.fill("44.00");
-    await sidebarLink("Availability").click();
+    await portalLink(page, "Availability").click();
     expect(asked).toEqual(["confirm: Leave this page? Your changes have not been saved."]);
     await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
     expect(new URL(page.url()).pathname).toBe("/expert/settings");
     expect(await rate.inputValue()).toBe("44.00");
     // A link to this page with another query (Edit Profile, from the Pricing tab) keeps the forms:
     // nothing to ask.
-    await sidebarLink("Edit Profile").click();
+    await portalLink(page, "Edit Profile").click();
     await page.waitForURL((url) => url.pathname === "/expert/settings" && url.search === "");
     expect(asked).toHaveLength(1);
     expect(await rate.inputValue()).toBe("44.00");
@@ -483,7 +495,7 @@ describe("admin verification in the browser", () => {
 
     // Leaving anyway drops the changes, and asks nothing more there.
     leave = true;
-    await sidebarLink("Availability").click();
+    await portalLink(page, "Availability").click();
     await page.waitForURL((url) => url.pathname === "/expert/availability");
     expect(asked).toHaveLength(2);
     await page.getByRole("heading", { level: 1 }).first().click();
@@ -496,7 +508,7 @@ describe("admin verification in the browser", () => {
 
     // Nothing changed: a link leaves without a word.
     await rate.click();
-    await sidebarLink("Dashboard").click();
+    await portalLink(page, "Dashboard").click();
     await page.waitForURL((url) => url.pathname === "/expert/dashboard");
     expect(asked).toHaveLength(2);
   });
@@ -534,14 +546,7 @@ describe("admin verification in the browser", () => {
   });
 
   it("asks before Back or Forward to another of the app's pages drops edits not yet saved", async () => {
-    const page = await newPage(DESKTOP);
-    await signInAs(page, "expert");
-    await gotoHydrated(page, "/expert/dashboard");
-    await page
-      .getByRole("navigation", { name: "Expert portal" })
-      .getByRole("link", { name: "Edit Profile" })
-      .click();
-    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    const page = await settingsFromDashboard();
     const asked: string[] = [];
     let leave = false;
     page.on("dialog", (dialog) => {
@@ -603,10 +608,7 @@ describe("admin verification in the browser", () => {
 
     // On the page before: Back from settings comes back to it, and asks first.
     await skipToContent();
-    await page
-      .getByRole("navigation", { name: "Expert portal" })
-      .getByRole("link", { name: "Edit Profile" })
-      .click();
+    await portalLink(page, "Edit Profile").click();
     await page.waitForURL((url) => url.pathname === "/expert/settings");
     const original = await location.inputValue();
     await location.click();
@@ -627,14 +629,7 @@ describe("admin verification in the browser", () => {
   });
 
   it("asks on Back while the page's own tab is loading", async () => {
-    const page = await newPage(DESKTOP);
-    await signInAs(page, "expert");
-    await gotoHydrated(page, "/expert/dashboard");
-    await page
-      .getByRole("navigation", { name: "Expert portal" })
-      .getByRole("link", { name: "Edit Profile" })
-      .click();
-    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    const page = await settingsFromDashboard();
     const asked: string[] = [];
     page.on("dialog", (dialog) => {
       asked.push(dialog.type());
@@ -658,20 +653,14 @@ describe("admin verification in the browser", () => {
   });
 
   it("asks nothing more on Back while the page a link was agreed to is loading", async () => {
-    const page = await newPage(DESKTOP);
-    await signInAs(page, "expert");
-    await gotoHydrated(page, "/expert/dashboard");
-    const sidebarLink = (name: string) =>
-      page.getByRole("navigation", { name: "Expert portal" }).getByRole("link", { name });
-    await sidebarLink("Edit Profile").click();
-    await page.waitForURL((url) => url.pathname === "/expert/settings");
+    const page = await settingsFromDashboard();
     const asked = recordLeavePrompts(page);
     const location = page.getByLabel("Location");
     await location.click();
     await location.fill(`${await location.inputValue()} (not saved)`);
 
     const release = await holdRequests(page, "**/expert/account.data*", "GET");
-    await sidebarLink("Account").click();
+    await portalLink(page, "Account").click();
     await expect.poll(() => asked).toEqual(["confirm"]);
     await page.goBack();
     await page.waitForURL((url) => url.pathname === "/expert/dashboard");
