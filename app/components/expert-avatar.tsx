@@ -1,13 +1,13 @@
 import { FallbackImage } from "~/components/fallback-image";
 import { cx } from "~/components/ui/cx";
 
-// By code point, never by UTF-16 unit: half an emoji is not text, and the server writes it as U+FFFD
-// where the browser keeps it, which breaks hydration.
+// The first and last words' first characters, markup and punctuation left out: a name typed as
+// "<b>Zoë</b> (Quill)" gives "ZQ", not "<(". By code point, never by UTF-16 unit: half an emoji is
+// not text, and the server writes it as U+FFFD where the browser keeps it, which breaks hydration.
 function initials(name: string) {
-  const parts = name.split(/\s+/).filter(Boolean);
-  return (
-    ([...(parts[0] ?? "")][0] ?? "") + (parts.length > 1 ? ([...parts[parts.length - 1]][0] ?? "") : "")
-  ).toUpperCase();
+  const words = name.replace(/<[^>]*>/g, " ").split(/\s+/);
+  const firsts = words.flatMap((word) => word.match(/[^\p{P}\p{Sm}]/u) ?? []);
+  return ((firsts[0] ?? "") + (firsts.length > 1 ? firsts[firsts.length - 1] : "")).toUpperCase();
 }
 
 /** An expert's round photo, or their initials when there is none (or it fails to load). */

@@ -160,6 +160,19 @@ describe("the public expert profile", () => {
     expect(page).toMatch(/avatar--initials[^>]*>🚀😀</);
   });
 
+  it("takes initials from letters, so a name typed with markup shows no '<'", async () => {
+    const { expert } = await addExpert(categories, {
+      first: "<b>Zoë</b>",
+      last: "(Quill)",
+      title: "Markup Tester",
+      categories: ["sales"],
+      questionRate: 900,
+    });
+    const page = await html(`/expert/${expert.id}`);
+    expect(page).toContain("&lt;b&gt;Zoë&lt;/b&gt; (Quill)");
+    expect(page).toMatch(/avatar--initials[^>]*>ZQ</);
+  });
+
   it("has a unique title and description, sharing cards with the photo, and JSON-LD", async () => {
     const page = await html("/ada-quill");
     expect(page).toContain("<title>Ada Quill, Analytical Engine Consultant | Expert Answers</title>");
