@@ -10,7 +10,7 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { type ReactNode, useEffect, useRef } from "react";
+import { type MouseEvent, type ReactNode, useEffect, useRef } from "react";
 import { errorTitle, GeneralErrorBoundary } from "~/components/error-boundary";
 import { useNonce } from "~/components/nonce";
 import { seo } from "~/components/seo";
@@ -72,7 +72,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body>
-        <a className="skip-link" href="#main-content">
+        <a className="skip-link" href="#main-content" onClick={skipToContent}>
           Skip to content
         </a>
         {bare ? null : <SiteHeader user={root?.user ?? null} />}
@@ -88,6 +88,18 @@ export function Layout({ children }: { children: ReactNode }) {
       </body>
     </html>
   );
+}
+
+/**
+ * Focus and show the main content without a history entry: a bare fragment's entry is one the app's
+ * router has not numbered, so it could neither hold nor measure a Back over it (askBeforeLeaving).
+ */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
+  const main = document.getElementById("main-content");
+  if (!main) return;
+  event.preventDefault();
+  main.focus({ preventScroll: true });
+  main.scrollIntoView();
 }
 
 export default function App() {

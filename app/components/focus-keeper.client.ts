@@ -103,20 +103,6 @@ export function keepFocus() {
     }
   });
 
-  // The skip link moves focus without adding a history entry. A bare fragment's entry is one the
-  // app's router has not numbered: it can neither hold nor measure a Back over it, so unsaved edits
-  // went without a question (askBeforeLeaving). Public pages keep the plain link.
-  const onClick = (event: MouseEvent) => {
-    const main =
-      event.target instanceof Element && event.target.closest(".skip-link")
-        ? document.getElementById("main-content")
-        : null;
-    if (!main) return;
-    event.preventDefault();
-    main.focus({ preventScroll: true });
-    main.scrollIntoView();
-  };
-
   // A press elsewhere (on text, say) puts focus there on purpose: nothing to keep.
   const onPointerDown = () => {
     focused = heldBy = null;
@@ -125,7 +111,6 @@ export function keepFocus() {
 
   document.addEventListener("focusin", onFocusIn);
   document.addEventListener("pointerdown", onPointerDown, true);
-  document.addEventListener("click", onClick);
   observer.observe(document.body, {
     subtree: true,
     childList: true,
@@ -135,7 +120,6 @@ export function keepFocus() {
   return () => {
     document.removeEventListener("focusin", onFocusIn);
     document.removeEventListener("pointerdown", onPointerDown, true);
-    document.removeEventListener("click", onClick);
     observer.disconnect();
     endBusy();
   };

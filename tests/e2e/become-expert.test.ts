@@ -432,23 +432,33 @@ describe("becoming an expert in the browser", () => {
     await expect.poll(currentStep).toContain("Pricing");
     expect(await form.getByLabel("Question Rate (USD)").isVisible()).toBe(true);
 
-    // The skip link's hash is not a step; after it, the page's Back moves one step, and so does each
-    // browser Back.
+    // The skip link adds no entry and leaves the step's hash; after it, the page's Back moves one
+    // step, and so does each browser Back.
+    const entries = await page.evaluate(() => history.length);
     await page.getByRole("link", { name: "Skip to content" }).focus();
     await page.keyboard.press("Enter");
-    await expect.poll(hash).toBe("#main-content");
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("main-content");
+    expect(await hash()).toBe("#pricing");
+    expect(await page.evaluate(() => history.length)).toBe(entries);
     expect(await currentStep()).toContain("Pricing");
     await form.getByRole("button", { name: "Back" }).click();
     await expect.poll(currentStep).toContain("Profile");
+    await expect.poll(hash).toBe("#profile");
+    await page.goBack();
+    await expect.poll(currentStep).toContain("Account");
+    await expect.poll(hash).toBe("#account");
     for (const [step, entry] of [
-      ["Pricing", "#pricing"],
       ["Profile", "#profile"],
-      ["Account", "#account"],
+      ["Pricing", "#pricing"],
     ]) {
-      await page.goBack();
+      await page.goForward();
       await expect.poll(currentStep).toContain(step);
       await expect.poll(hash).toBe(entry);
     }
+    await page.goBack();
+    await expect.poll(currentStep).toContain("Profile");
+    await page.goBack();
+    await expect.poll(currentStep).toContain("Account");
     expect(await page.evaluate(() => location.search)).toBe("?ref=e2e-newsletter");
     expect(dataRequests).toEqual([]);
 
