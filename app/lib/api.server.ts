@@ -36,9 +36,16 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
   const body = await readBodyWithin(request, BODY_MAX_BYTES);
   if (!body) throw apiError(413, "The body is too large");
+  let text: string;
+  try {
+    // JSON is UTF-8: bytes that are not would otherwise be stored as U+FFFD, silently changed.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(await body.arrayBuffer());
+  } catch {
+    throw apiError(400, "The body is not valid UTF-8");
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await body.text());
+    parsed = JSON.parse(text);
   } catch {
     throw apiError(400, "The body is not valid JSON");
   }

@@ -92,6 +92,38 @@ describe("JSON nested thousands deep", () => {
   });
 });
 
+describe("JSON that is not UTF-8", () => {
+  it("is a 400 that stores nothing, not text with its bytes swapped for U+FFFD", async () => {
+    const client = await newClient("latin1-json");
+    const { expertId } = await newExpert("latin1-json-expert");
+    const countQuestions = async () =>
+      (
+        await env.DB.prepare("SELECT count(*) AS n FROM questions WHERE user_id = ?")
+          .bind(client.userId)
+          .first<{ n: number }>()
+      )?.n;
+    const text = `{"question":"Caf\u00e9 menu: what should I charge?","requestAudioResponse":false,"expertId":${expertId}}`;
+    // "é" as Latin-1 (0xE9): not UTF-8.
+    const body = Uint8Array.from(text, (char) => char.charCodeAt(0));
+    const response = await SELF.fetch(`${BASE}/api/questions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: BASE, Cookie: client.cookie },
+      body,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "The body is not valid UTF-8" });
+    expect(await countQuestions()).toBe(0);
+    // The same question in UTF-8 is taken.
+    const taken = await SELF.fetch(`${BASE}/api/questions`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: BASE, Cookie: client.cookie },
+      body: text,
+    });
+    expect(taken.status).toBe(201);
+    expect(await countQuestions()).toBe(1);
+  });
+});
+
 describe("form field names conform cannot read safely", () => {
   /** A page answers with its error screen, a resource route with JSON: both say why. */
   const NOT_READ = "The form could not be read.";
