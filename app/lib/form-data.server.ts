@@ -111,6 +111,9 @@ function isReadableByConform(names: string[]): boolean {
  */
 export async function parseFormBody(body: Blob, contentType: string): Promise<FormData | null> {
   let parsed: FormData;
+  if (/^application\/x-www-form-urlencoded/i.test(contentType) && !isUtf8Form(await body.arrayBuffer())) {
+    return null;
+  }
   try {
     parsed = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {
@@ -125,4 +128,19 @@ export async function parseFormBody(body: Blob, contentType: string): Promise<Fo
     );
   }
   return form;
+}
+
+/**
+ * Whether a urlencoded body and its escapes spell UTF-8, as a browser's form always does. The
+ * parser swaps anything else (`%E9`, Latin-1's "é") for U+FFFD: the text would be changed silently.
+ * A bare "%" (not an escape) is kept as typed by the parser, so it is let through here too.
+ */
+function isUtf8Form(bytes: ArrayBuffer): boolean {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    decodeURIComponent(text.replace(/%(?![\dA-Fa-f]{2})/g, "%25"));
+    return true;
+  } catch {
+    return false;
+  }
 }

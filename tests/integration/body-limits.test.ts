@@ -122,6 +122,28 @@ describe("JSON that is not UTF-8", () => {
     expect(taken.status).toBe(201);
     expect(await countQuestions()).toBe(1);
   });
+
+  it("is refused in a form too, escaped or not, where a bare % is taken as typed", async () => {
+    const countMessages = async (subject: string) =>
+      (
+        await env.DB.prepare("SELECT count(*) AS n FROM contact_messages WHERE subject = ?")
+          .bind(subject)
+          .first<{ n: number }>()
+      )?.n;
+    const fields = "name=Ren%C3%A9&email=rene%40example.com&message=Is+100%+of+the+fee+refunded%3F&subject=";
+    const latin1 = Uint8Array.from(`${fields}Caf\u00e9 refund`, (char) => char.charCodeAt(0));
+    for (const body of [`${fields}Caf%E9+refund`, latin1]) {
+      const response = await postRaw("/contact", body, { contentType: "application/x-www-form-urlencoded" });
+      expect(response.status).toBe(400);
+      expect(await response.text()).toContain("The form could not be read.");
+    }
+    expect(await countMessages("Caf\uFFFD refund")).toBe(0);
+    const taken = await postRaw("/contact", `${fields}Caf%C3%A9+refund`, {
+      contentType: "application/x-www-form-urlencoded",
+    });
+    expect(taken.status).toBeLessThan(400);
+    expect(await countMessages("Café refund")).toBe(1);
+  });
 });
 
 describe("form field names conform cannot read safely", () => {
