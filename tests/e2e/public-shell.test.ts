@@ -4,6 +4,7 @@ import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
 import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
 import { getBrowser } from "./support/browser";
 import { gotoHydrated, OFFLINE_MESSAGE, signInAs } from "./support/pages";
+import { seriousA11yViolations } from "./support/watch";
 
 const NAV_LABELS = [
   "Home",
@@ -450,6 +451,8 @@ describe("the newsletter box", () => {
     await email.fill(address);
     await subscribe.click();
     await footer.getByText("Thanks for subscribing!").waitFor();
+    // In the footer's lighter tones, on its dark ground.
+    expect(await seriousA11yViolations(page, { include: "footer" })).toEqual([]);
     expect(new URL(page.url()).pathname).toBe("/about");
     expect(await email.inputValue()).toBe("");
 
@@ -468,6 +471,8 @@ describe("the newsletter box", () => {
     await leave.getByLabel("Email address to remove").fill(address);
     await leave.getByRole("button", { name: "Unsubscribe" }).click();
     await leave.getByText("That address will get no more newsletters from us.").waitFor();
+    // In the page's own colours, not the dark footer's (1.5:1 on the white card).
+    expect(await seriousA11yViolations(page, { include: "#unsubscribe" })).toEqual([]);
   });
 
   it("without JavaScript, returns to the page with a flash message", async () => {
