@@ -63,7 +63,11 @@ export function ReviewForm({
         className="review-form__stars"
         aria-describedby={ratingError ? `${formId}-rating-error` : undefined}
       >
-        <legend id={`${formId}-title`}>{label}</legend>
+        <legend id={`${formId}-title`}>
+          {label}
+          {/* Unique names for the forms (landmarks) when a list holds several. */}
+          <span className="visually-hidden">{`, ${subject} #${id}`}</span>
+        </legend>
         {[1, 2, 3, 4, 5].map((value) => {
           const on = rating !== null && value <= rating;
           return (

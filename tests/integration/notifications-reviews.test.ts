@@ -318,6 +318,24 @@ describe("reviews", () => {
     return { expert, client, question };
   }
 
+  it("names each Rate form by its question, so a list of answers has no two alike", async () => {
+    const { expert, client, question } = await answeredQuestion("rated-twice");
+    const second = await insertQuestion(db(), {
+      userId: client.userId,
+      expertId: expert.expertId,
+      status: "answered",
+      answer: "Do it again.",
+      answeredAt: new Date(),
+    });
+    const dashboard = await (await get("/dashboard/questions", client.cookie)).text();
+    const names = [...dashboard.matchAll(/<legend id="([^"]+)">(.*?)<\/legend>/g)]
+      .filter(([, , text]) => text.startsWith("Rate this answer"))
+      .map(([, , text]) => text.replace(/<[^>]+>/g, ""));
+    expect(names.sort()).toEqual(
+      [`Rate this answer, question #${question.id}`, `Rate this answer, question #${second.id}`].sort(),
+    );
+  });
+
   it("lets the client rate an answered question once; the expert's rating follows at once", async () => {
     const { expert, client, question } = await answeredQuestion("rated");
     // The profile is read (and cached in KV) before the review.
