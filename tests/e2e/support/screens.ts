@@ -120,6 +120,8 @@ export const SCREENS: readonly Screen[] = [
   },
   { name: "admin-experts", path: "/admin/experts", role: "admin" },
   { name: "admin-messages", path: "/admin/messages", role: "admin" },
+  // Handled messages too (the seed has one), each set back from the open ones.
+  { name: "admin-messages-all", path: "/admin/messages?filter=all", role: "admin" },
   { name: "admin-runs", path: "/admin/runs", role: "admin" },
 ];
 
