@@ -19,6 +19,7 @@ import { useFocusFallback } from "~/components/use-focus-fallback";
 import { publicProfilePath } from "~/lib/expert-urls";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
+import { redirectPastLastPage, requestedPage } from "~/lib/pagination.server";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { listExpertsForAdmin, setExpertFeatured, setExpertVerified } from "~/models/experts.server";
 import { ADMIN_EXPERT_FILTERS, AdminExpertActionSchema, type AdminExpertFilter } from "~/schemas/expert";
@@ -39,11 +40,6 @@ const FILTER_LABELS: Record<AdminExpertFilter, string> = {
   featured: "Featured",
 };
 
-function pageFrom(value: string | null) {
-  const page = Number(value);
-  return Number.isSafeInteger(page) && page >= 1 && page <= 10_000 ? page : 1;
-}
-
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireAdmin(context, request);
   const url = new URL(request.url);
@@ -55,8 +51,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const list = await listExpertsForAdmin(context.primaryDb, {
     filter,
     search,
-    page: pageFrom(url.searchParams.get("page")),
+    page: requestedPage(url),
   });
+  redirectPastLastPage(url, list);
   return { signedInAs: user.name ?? user.username, filter, search, ...list };
 }
 

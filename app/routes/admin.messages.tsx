@@ -17,6 +17,7 @@ import { toast } from "~/components/ui/toast";
 import { useFocusFallback } from "~/components/use-focus-fallback";
 import { readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
+import { redirectPastLastPage, requestedPage } from "~/lib/pagination.server";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { toSingleLine } from "~/lib/single-line";
 import { listContactMessages, setContactMessageHandled } from "~/models/contact.server";
@@ -39,9 +40,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const filter = (CONTACT_FILTERS as readonly string[]).includes(requested ?? "")
     ? (requested as ContactFilter)
     : "open";
-  const pageNumber = Number(url.searchParams.get("page"));
-  const page = Number.isSafeInteger(pageNumber) && pageNumber >= 1 && pageNumber <= 10_000 ? pageNumber : 1;
-  const list = await listContactMessages(context.primaryDb, { filter, page });
+  const list = await listContactMessages(context.primaryDb, { filter, page: requestedPage(url) });
+  redirectPastLastPage(url, list);
   return { signedInAs: user.name ?? user.username, filter, ...list };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { DESKTOP, newPage, PHONE, screenshot, stateDir } from "./harness";
+import { executeSql } from "./support/d1";
 import {
   type DemoRole,
   gotoHydrated,
@@ -8,6 +9,7 @@ import {
   signInAs,
   submitAfterSessionEnds,
 } from "./support/pages";
+import { pageAs } from "./support/sessions";
 
 const HOMES: Record<DemoRole, string> = {
   client: "/dashboard",
@@ -228,5 +230,36 @@ describe("accounts in the browser", () => {
     expect(new URL(page.url()).pathname).toBe("/forbidden");
     expect(response?.status()).toBe(403);
     await expect.poll(() => page.getByRole("heading", { name: "Access Denied" }).isVisible()).toBe(true);
+  });
+});
+
+describe("the admin's lists", () => {
+  it("goes back a page when the last one's messages are all reopened, not to an empty list", async () => {
+    // 21 handled messages older than the seed's: the Handled list gets a second page, of two.
+    const SUBJECT = "Paged e2e message";
+    const old = Date.UTC(2020, 0, 1);
+    const values = Array.from(
+      { length: 21 },
+      (_, index) =>
+        `('Pager', 'pager@example.com', '${SUBJECT} ${index}', 'One of many.', ${old + index * 60_000}, ${old + index * 60_000})`,
+    );
+    const insert = `INSERT INTO contact_messages (name, email, subject, message, created_at, handled_at) SELECT * FROM (VALUES ${values.join(", ")}) WHERE NOT EXISTS (SELECT 1 FROM contact_messages WHERE subject LIKE '${SUBJECT}%');`;
+    await executeSql(stateDir(), insert);
+    try {
+      const page = await pageAs("admin", PHONE);
+      await gotoHydrated(page, "/admin/messages?filter=handled&page=2");
+      const reopen = page.getByRole("button", { name: /^Reopen/ });
+      await expect.poll(() => reopen.count()).toBe(2);
+      await reopen.first().click();
+      await expect.poll(() => reopen.count()).toBe(1);
+      await reopen.first().click();
+      // The page went back to the first, which still lists handled messages.
+      await page.waitForURL((url) => url.search === "?filter=handled");
+      await expect.poll(() => page.getByRole("button", { name: /^Reopen/ }).count()).toBe(20);
+      expect(await page.getByText("Page 1 of 2").count()).toBe(0);
+      expect(await page.getByText("No messages.").count()).toBe(0);
+    } finally {
+      await executeSql(stateDir(), `DELETE FROM contact_messages WHERE subject LIKE '${SUBJECT}%';`);
+    }
   });
 });

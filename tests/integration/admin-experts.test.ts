@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { contactMessages, experts, notifications } from "~/db/schema.server";
+import { CONTACT_PAGE_SIZE } from "~/models/contact.server";
 import { cacheKeys } from "~/services/cache.server";
 import { insertExpert } from "../factories";
 import { db, get, insertAccount, postForm, postRaw, signIn } from "./support/accounts";
@@ -32,6 +33,10 @@ describe("admin: experts (verify and feature)", () => {
     const unverified = await (await get("/admin/experts?filter=unverified", adminCookie)).text();
     expect(unverified).toContain("Una Unverified");
     expect(unverified).not.toContain("Vera Verified");
+    // A page past the last (a search with no match has one page): back to it, the search kept.
+    const past = await get("/admin/experts?filter=unverified&q=no-such-expert-zz&page=3", adminCookie);
+    expect(past.status).toBe(302);
+    expect(past.headers.get("Location")).toBe("/admin/experts?filter=unverified&q=no-such-expert-zz");
     const searched = await (await get("/admin/experts?q=vera", adminCookie)).text();
     expect(searched).toContain("Vera Verified");
     expect(searched).not.toContain("Una Unverified");
@@ -265,6 +270,51 @@ describe("admin: contact messages", () => {
     expect(replies).toContain(
       "mailto:old-crafty%40example.com?subject=Re%3A%20Old%20Bcc%3A%20someone%40evil.example",
     );
+  });
+
+  it("sends a page past the last (its messages all handled) to the last page, keeping the filter", async () => {
+    const pageSize = CONTACT_PAGE_SIZE;
+    const open = async () =>
+      (
+        await env.DB.prepare("SELECT count(*) AS n FROM contact_messages WHERE handled_at IS NULL").first<{
+          n: number;
+        }>()
+      )?.n ?? 0;
+    // Enough open messages for a second page, then that page handled.
+    await db()
+      .insert(contactMessages)
+      .values(
+        Array.from({ length: pageSize + 2 - Math.min(await open(), pageSize + 2) }, (_, index) => ({
+          name: `Pager ${index}`,
+          email: `pager-${index}@example.com`,
+          subject: `Paged question ${index}`,
+          message: "One of many.",
+        })),
+      );
+    const last = Math.ceil((await open()) / pageSize);
+    expect(last).toBeGreaterThan(1);
+    const onLastPage = await (await get(`/admin/messages?page=${last}`, adminCookie)).text();
+    const ids = [...onLastPage.matchAll(/name="messageId" value="(\d+)"/g)].map((match) => match[1]);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const messageId of ids) {
+      const done = await postForm(
+        "/admin/messages",
+        { intent: "handled", messageId },
+        { cookie: adminCookie },
+      );
+      expect(done.status).toBe(200);
+    }
+    const emptied = await get(`/admin/messages?page=${last}`, adminCookie);
+    expect(emptied.status).toBe(302);
+    const back = last - 1 === 1 ? "/admin/messages" : `/admin/messages?page=${last - 1}`;
+    expect(emptied.headers.get("Location")).toBe(back);
+    expect(await (await get(back, adminCookie)).text()).toContain("Mark handled");
+
+    const handled = await get("/admin/messages?filter=handled&page=9999", adminCookie);
+    expect(handled.status).toBe(302);
+    expect(handled.headers.get("Location")).toMatch(/^\/admin\/messages\?filter=handled(&page=\d+)?$/);
+    // Within the list: no redirect.
+    expect((await get(`/admin/messages?page=${last - 1}`, adminCookie)).status).toBe(200);
   });
 
   it("refuses a non-admin with 403", async () => {
