@@ -111,15 +111,21 @@ function isReadableByConform(names: string[]): boolean {
  */
 export async function parseFormBody(body: Blob, contentType: string): Promise<FormData | null> {
   let parsed: FormData;
-  if (/^application\/x-www-form-urlencoded/i.test(contentType) && !isUtf8Form(await body.arrayBuffer())) {
-    return null;
-  }
+  const urlencoded = /^application\/x-www-form-urlencoded/i.test(contentType);
+  if (urlencoded && !isUtf8Form(await body.arrayBuffer())) return null;
   try {
     parsed = await new Response(body, { headers: { "Content-Type": contentType } }).formData();
   } catch {
     return null;
   }
   if (!isReadableByConform([...parsed.keys()])) return null;
+  if (
+    !urlencoded &&
+    madeReplacementCharacters(parsed) &&
+    !spellsReplacementCharacter(await body.arrayBuffer())
+  ) {
+    return null;
+  }
   const form = new FormData();
   for (const [name, value] of parsed) {
     form.append(
@@ -143,4 +149,24 @@ function isUtf8Form(bytes: ArrayBuffer): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A multipart form's text parts are decoded loosely too: bytes that are not UTF-8 become U+FFFD.
+ * One a person typed arrives as its own three bytes (EF BF BD), so a U+FFFD that the body does not
+ * spell anywhere was made by the decoding (a file's bytes may spell it by chance: then it passes).
+ */
+function madeReplacementCharacters(form: FormData): boolean {
+  for (const [name, value] of form) {
+    if (name.includes("\uFFFD") || (typeof value === "string" && value.includes("\uFFFD"))) return true;
+  }
+  return false;
+}
+
+function spellsReplacementCharacter(body: ArrayBuffer): boolean {
+  const bytes = new Uint8Array(body);
+  for (let index = bytes.indexOf(0xef); index !== -1; index = bytes.indexOf(0xef, index + 1)) {
+    if (bytes[index + 1] === 0xbf && bytes[index + 2] === 0xbd) return true;
+  }
+  return false;
 }

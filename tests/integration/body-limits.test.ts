@@ -123,7 +123,7 @@ describe("JSON that is not UTF-8", () => {
     expect(await countQuestions()).toBe(1);
   });
 
-  it("is refused in a form too, escaped or not, where a bare % is taken as typed", async () => {
+  it("is refused in a form too, escaped, raw or multipart, where a bare % or a typed U+FFFD is taken", async () => {
     const countMessages = async (subject: string) =>
       (
         await env.DB.prepare("SELECT count(*) AS n FROM contact_messages WHERE subject = ?")
@@ -143,6 +143,37 @@ describe("JSON that is not UTF-8", () => {
     });
     expect(taken.status).toBeLessThan(400);
     expect(await countMessages("Café refund")).toBe(1);
+
+    // A multipart form: a Latin-1 "é" in a text part is refused; a U+FFFD typed as such is taken.
+    const multipart = (subject: Uint8Array) => {
+      const part = (name: string, value: string) =>
+        `------x\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+      const head = new TextEncoder().encode(
+        `${part("name", "René")}${part("email", "rene@example.com")}${part("message", "Is 100% refunded?")}------x\r\nContent-Disposition: form-data; name="subject"\r\n\r\n`,
+      );
+      const tail = new TextEncoder().encode("\r\n------x--\r\n");
+      return new Uint8Array([...head, ...subject, ...tail]);
+    };
+    const refused = await postRaw(
+      "/contact",
+      multipart(Uint8Array.from("Caf\u00e9 multipart", (c) => c.charCodeAt(0))),
+      {
+        contentType: "multipart/form-data; boundary=----x",
+      },
+    );
+    expect(refused.status).toBe(400);
+    expect(await countMessages("Caf\uFFFD multipart")).toBe(0);
+    for (const [body, contentType] of [
+      [
+        multipart(new TextEncoder().encode("Garbled \uFFFD multipart")),
+        "multipart/form-data; boundary=----x",
+      ],
+      [`${fields}Garbled+%EF%BF%BD+urlencoded`, "application/x-www-form-urlencoded"],
+    ] as const) {
+      expect((await postRaw("/contact", body, { contentType })).status).toBeLessThan(400);
+    }
+    expect(await countMessages("Garbled \uFFFD multipart")).toBe(1);
+    expect(await countMessages("Garbled \uFFFD urlencoded")).toBe(1);
   });
 });
 
