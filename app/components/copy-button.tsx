@@ -42,14 +42,18 @@ export function CopyButton({
   label = "Copy",
   copiedLabel = "Copied",
   variant = "secondary",
-  accessibleLabel,
+  hint,
   onCopied,
 }: {
   text: string;
   label?: string;
   copiedLabel?: string;
   variant?: ButtonVariant;
-  accessibleLabel?: string;
+  /**
+   * Words said after the visible label, not shown ("profile link"): the name keeps what is shown,
+   * "Copy" or "Copied", so speech input can say it (WCAG 2.5.3).
+   */
+  hint?: string;
   onCopied?: () => void;
 }) {
   const [copied, setCopied] = useState(false);
@@ -61,7 +65,6 @@ export function CopyButton({
   return (
     <Button
       variant={variant}
-      aria-label={accessibleLabel}
       onClick={async () => {
         if (await copyText(text)) {
           setCopied(true);
@@ -77,6 +80,7 @@ export function CopyButton({
       }}
     >
       <span aria-live="polite">{copied ? copiedLabel : label}</span>
+      {hint ? <span className="visually-hidden">{` ${hint}`}</span> : null}
     </Button>
   );
 }

@@ -95,7 +95,7 @@ export default function Share() {
             readOnly
             onFocus={(event) => event.currentTarget.select()}
           />
-          <CopyButton text={share.url} accessibleLabel="Copy profile link" variant="primary" />
+          <CopyButton text={share.url} hint="profile link" variant="primary" />
         </div>
       </section>
 
@@ -164,11 +164,7 @@ export default function Share() {
         </Label>
         <Textarea id="share-message" value={fullMessage} readOnly rows={4} />
         <div>
-          <CopyButton
-            text={fullMessage}
-            label="Copy Message"
-            accessibleLabel="Copy Message to share on social media"
-          />
+          <CopyButton text={fullMessage} label="Copy Message" hint="to share on social media" />
         </div>
       </section>
 
@@ -189,7 +185,7 @@ export default function Share() {
           <CopyButton
             text={`Subject: ${share.emailSubject}\n\n${share.emailBody}`}
             label="Copy Email"
-            accessibleLabel="Copy email subject and body"
+            hint="subject and body"
           />
         </div>
       </section>

@@ -235,11 +235,14 @@ describe("becoming an expert in the browser", () => {
     await gotoHydrated(page, "/expert/share");
     const link = page.getByLabel("Profile link", { exact: true });
     expect(await link.inputValue()).toMatch(new RegExp(`/${customUrl}$`));
-    const copy = page.getByRole("button", { name: "Copy profile link" });
+    // Its name keeps the word shown ("Copy", then "Copied"), for speech input.
+    const copy = page.getByRole("button", { name: /^Cop(y|ied) profile link$/ });
+    expect(await copy.getAttribute("aria-label")).toBeNull();
     await copy.click();
-    await expect.poll(() => copy.textContent()).toBe("Copied");
+    await expect.poll(() => copy.textContent()).toBe("Copied profile link");
+    expect(await page.getByRole("button", { name: "Copied profile link" }).count()).toBe(1);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await link.inputValue());
-    await expect.poll(() => copy.textContent(), { timeout: 4000 }).toBe("Copy");
+    await expect.poll(() => copy.textContent(), { timeout: 4000 }).toBe("Copy profile link");
     for (const [name, host] of [
       ["Twitter", "twitter.com"],
       ["Facebook", "www.facebook.com"],
