@@ -137,14 +137,13 @@ export async function parseFormBody(body: Blob, contentType: string): Promise<Fo
 }
 
 /**
- * Whether a urlencoded body and its escapes spell UTF-8, as a browser's form always does. The
- * parser swaps anything else (`%E9`, Latin-1's "é") for U+FFFD: the text would be changed silently.
- * A bare "%" (not an escape) is kept as typed by the parser, so it is let through here too.
+ * Whether a urlencoded body is as a browser's form sends it: UTF-8, with every "%" an escape of
+ * UTF-8. The parser swaps anything else for U+FFFD (`%E9`, Latin-1's "é") or drops it (a bare "%"
+ * in "100%"): the text would be changed silently.
  */
 function isUtf8Form(bytes: ArrayBuffer): boolean {
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-    decodeURIComponent(text.replace(/%(?![\dA-Fa-f]{2})/g, "%25"));
+    decodeURIComponent(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
     return true;
   } catch {
     return false;
