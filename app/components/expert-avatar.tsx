@@ -1,12 +1,13 @@
 import { FallbackImage } from "~/components/fallback-image";
 import { cx } from "~/components/ui/cx";
 
-// The first and last words' first characters, markup and punctuation left out: a name typed as
-// "<b>Zoë</b> (Quill)" gives "ZQ", not "<(". By code point, never by UTF-16 unit: half an emoji is
-// not text, and the server writes it as U+FFFD where the browser keeps it, which breaks hydration.
+// The first and last words' first letters or digits (or emoji), markup and other symbols left out:
+// "<b>Zoë</b> (Quill)" and "^_^ Zoë `Quill`" give "ZQ". By code point, never by UTF-16 unit: half
+// an emoji is not text, and the server writes it as U+FFFD where the browser keeps it, which
+// breaks hydration.
 function initials(name: string) {
-  const words = name.replace(/<[^>]*>/g, " ").split(/\s+/);
-  const firsts = words.flatMap((word) => word.match(/[^\p{P}\p{Sm}]/u) ?? []);
+  const words = name.replace(/<\/?[a-z][^>]*>/gi, " ").split(/\s+/);
+  const firsts = words.flatMap((word) => word.match(/[\p{L}\p{N}\p{So}]/u) ?? []);
   return ((firsts[0] ?? "") + (firsts.length > 1 ? firsts[firsts.length - 1] : "")).toUpperCase();
 }
 

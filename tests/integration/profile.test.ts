@@ -160,16 +160,16 @@ describe("the public expert profile", () => {
     expect(page).toMatch(/avatar--initials[^>]*>🚀😀</);
   });
 
-  it("takes initials from letters, so a name typed with markup shows no '<'", async () => {
+  it("takes initials from letters, so a name typed with markup or symbols shows none of them", async () => {
     const { expert } = await addExpert(categories, {
-      first: "<b>Zoë</b>",
-      last: "(Quill)",
+      first: "^_^ <b>Zoë</b>",
+      last: "(`Quill`)",
       title: "Markup Tester",
       categories: ["sales"],
       questionRate: 900,
     });
     const page = await html(`/expert/${expert.id}`);
-    expect(page).toContain("&lt;b&gt;Zoë&lt;/b&gt; (Quill)");
+    expect(page).toContain("^_^ &lt;b&gt;Zoë&lt;/b&gt; (`Quill`)");
     expect(page).toMatch(/avatar--initials[^>]*>ZQ</);
   });
 
