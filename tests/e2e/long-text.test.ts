@@ -4,9 +4,10 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
 import { layoutProblems } from "./support/layout";
 import { demoExpertId, gotoHydrated, registerAs, signInAs } from "./support/pages";
+import { seriousA11yViolations } from "./support/watch";
 
 const stamp = Date.now().toString(36);
 const LINK = `https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ/edit#gid=0&range=A1:Z1000&e2e=${stamp}`;
@@ -113,5 +114,34 @@ describe("long words and links in what people type", () => {
     });
     await page.waitForSelector("html[data-hydrated]");
     await expectFitsThePhone(page, "the dashboard of a long name");
+  });
+});
+
+describe("a dialog whose text runs past the screen", () => {
+  it("is scrolled from the keyboard alone: its body is a Tab stop while it scrolls", async () => {
+    const expert = await newPage(SMALL_PHONE);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/questions");
+    await expert.getByRole("tab", { name: /^Answered/ }).click();
+    const view = expert.getByRole("button", { name: /^View question #/ }).first();
+    await view.focus();
+    await expert.keyboard.press("Enter");
+    const dialog = expert.getByRole("dialog");
+    await dialog.waitFor();
+    // Focus starts where it did (the close button: the answer has no control of its own).
+    await expect
+      .poll(() => expert.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+      .toBe("Close");
+    const body = dialog.locator(".dialog-body");
+    expect(await body.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+    expect(await seriousA11yViolations(expert, { include: '[role="dialog"]' })).toEqual([]);
+    // Shift+Tab from Close reaches the body, named by the title; End scrolls it.
+    await expert.keyboard.press("Shift+Tab");
+    expect(await body.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await expert.evaluate(() => document.activeElement?.getAttribute("role"))).toBe("region");
+    await expert.keyboard.press("End");
+    await expect.poll(() => body.evaluate((element) => element.scrollTop)).toBeGreaterThan(100);
+    await expert.keyboard.press("Escape");
+    await expect.poll(() => dialog.count()).toBe(0);
   });
 });

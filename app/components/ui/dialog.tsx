@@ -29,9 +29,11 @@ export function DialogContent({
   onInteractOutside,
   onOpenAutoFocus,
   onCloseAutoFocus,
+  onKeyDownCapture,
   ...props
 }: DialogContentProps) {
   const opener = useRef<HTMLElement | null>(null);
+  const body = useRef<HTMLDivElement | null>(null);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="dialog-overlay" />
@@ -48,7 +50,14 @@ export function DialogContent({
         onOpenAutoFocus={(event) => {
           // Focus has not moved into the dialog yet: this is the element that opened it.
           opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          // Focus starts on the first control, as ever, not on a body that scrolls (marked just below).
+          if (body.current) body.current.tabIndex = -1;
           onOpenAutoFocus?.(event);
+          requestAnimationFrame(() => body.current && markScrollable(body.current));
+        }}
+        onKeyDownCapture={(event) => {
+          if (body.current) markScrollable(body.current);
+          onKeyDownCapture?.(event);
         }}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
@@ -60,8 +69,9 @@ export function DialogContent({
         {...props}
       >
         {/* The body scrolls, not the frame, so the close button stays in view over a long text. It
-            takes focus from a click on its text, so the keyboard (PageDown, End...) scrolls it. */}
-        <div className="dialog-body" tabIndex={-1}>
+            takes focus from a click on its text, and from Tab while it scrolls, so the keyboard
+            (PageDown, End...) scrolls it. */}
+        <div ref={body} className="dialog-body" tabIndex={-1}>
           {children}
         </div>
         {/* data-dialog-close: what Escape presses when a toast's layer sits above this dialog
@@ -80,6 +90,24 @@ export function DialogContent({
       </DialogPrimitive.Content>
     </DialogPrimitive.Portal>
   );
+}
+
+/**
+ * While the body scrolls it is a Tab stop, a region named by the dialog's title: a long text with no
+ * control in it (a question's details) could not be scrolled from the keyboard. Checked when the
+ * dialog opens and before each key, as what it holds can change (tabs, errors).
+ */
+function markScrollable(body: HTMLElement) {
+  const scrolls = body.scrollHeight > body.clientHeight + 1;
+  const title = body.parentElement?.getAttribute("aria-labelledby");
+  body.tabIndex = scrolls ? 0 : -1;
+  if (scrolls && title) {
+    body.setAttribute("role", "region");
+    body.setAttribute("aria-labelledby", title);
+  } else {
+    body.removeAttribute("role");
+    body.removeAttribute("aria-labelledby");
+  }
 }
 
 export function DialogTitle({ className, ...props }: ComponentPropsWithoutRef<typeof DialogPrimitive.Title>) {
