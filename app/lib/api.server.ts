@@ -1,7 +1,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import type * as z from "zod";
 import { getOptionalUser } from "~/auth/session.server";
-import { BODY_MAX_BYTES, mediaTypeOf, readBodyWithin } from "~/lib/form-data.server";
+import { BODY_MAX_BYTES, mediaTypeOf, readBodyWithin, strictUtf8 } from "~/lib/form-data.server";
 import { parseId } from "~/lib/ids";
 import { cleanJsonValue, JsonTooDeepError } from "~/lib/input-text";
 import { isActiveExpert } from "~/models/experts.server";
@@ -36,13 +36,9 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   }
   const body = await readBodyWithin(request, BODY_MAX_BYTES);
   if (!body) throw apiError(413, "The body is too large");
-  let text: string;
-  try {
-    // JSON is UTF-8: bytes that are not would otherwise be stored as U+FFFD, silently changed.
-    text = new TextDecoder("utf-8", { fatal: true }).decode(await body.arrayBuffer());
-  } catch {
-    throw apiError(400, "The body is not valid UTF-8");
-  }
+  // JSON is UTF-8: bytes that are not would otherwise be stored as U+FFFD, silently changed.
+  const text = strictUtf8(await body.arrayBuffer());
+  if (text === null) throw apiError(400, "The body is not valid UTF-8");
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -142,11 +142,22 @@ export async function parseFormBody(body: Blob, contentType: string): Promise<Fo
  * in "100%"): the text would be changed silently.
  */
 function isUtf8Form(bytes: ArrayBuffer): boolean {
+  const text = strictUtf8(bytes);
+  if (text === null) return false;
   try {
-    decodeURIComponent(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    decodeURIComponent(text);
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The bytes as text, or null when they are not UTF-8 (a loose decoding would swap them for U+FFFD). */
+export function strictUtf8(bytes: ArrayBuffer): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
   }
 }
 
