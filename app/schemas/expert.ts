@@ -93,9 +93,10 @@ const dollarsAsCents = (minCents: number, message: string) =>
   z.preprocess(
     (value) => {
       const typed = typeof value === "string" || typeof value === "number" ? value : "";
-      // A number past the ceiling, however written ("1e9", or too many digits for a double), is a
-      // price that is too high, not a "non-numeric" one.
-      const asNumber = typeof typed === "string" && typed.trim() === "" ? 0 : Number(typed);
+      // Read as dollarsToCents reads it, so "1e3" and "1e9" are both non-numeric; but a plain number
+      // past the ceiling (even too many digits for a double) is a price that is too high.
+      const text = typeof typed === "string" ? typed.trim() : "";
+      const asNumber = typeof typed === "number" ? typed : PLAIN_DOLLARS.test(text) ? Number(text) : 0;
       return asNumber * 100 > EXPERT_LIMITS.priceMaxCents ? Number.MAX_VALUE : dollarsToCents(typed);
     },
     z
