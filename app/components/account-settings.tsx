@@ -20,6 +20,7 @@ import { Field } from "./ui/field";
 import { toast } from "./ui/toast";
 import { useFocusFirstInvalid } from "./use-focus-first-invalid";
 import { useHydrated } from "./use-hydrated";
+import { useShowStoredAfterSave } from "./use-show-stored";
 import { useUnsentChanges } from "./use-unsent-changes";
 
 type AccountActionData = { intent: string | null; result: SubmissionResult<string[]> | null; ok: boolean };
@@ -83,7 +84,7 @@ function ProfileForm({ userId, name, email }: { userId: number; name: string; em
   const fetcher = useFetcher<AccountActionData>();
   const result = useAccountResult(fetcher, "profile");
   const formRef = useRef<HTMLFormElement>(null);
-  useUnsentChanges(`account-profile:${userId}`, formRef, fetcher);
+  const editedSinceSend = useUnsentChanges(`account-profile:${userId}`, formRef, fetcher);
   const [form, fields] = useForm({
     id: "account-profile",
     lastResult: result?.result,
@@ -94,6 +95,13 @@ function ProfileForm({ userId, name, email }: { userId: number; name: string; em
     onValidate: ({ formData }) => parseWithZod(formData, { schema: AccountProfileSchema }),
   });
   useFocusFirstInvalid(form.id, result?.result);
+  // A name typed with spaces around it is stored trimmed.
+  useShowStoredAfterSave(
+    form,
+    editedSinceSend,
+    `${name}\n${email}`,
+    fetcher.state === "idle" && result?.ok ? result : null,
+  );
   const updated = useFlag(fetcher.state === "idle" && result?.ok === true, 3000);
   useEffect(() => {
     if (fetcher.state === "idle" && result?.ok === false) {

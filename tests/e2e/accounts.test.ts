@@ -6,6 +6,7 @@ import {
   gotoHydrated,
   logOut,
   registerAs,
+  reloadHydrated,
   signInAs,
   submitAfterSessionEnds,
 } from "./support/pages";
@@ -159,6 +160,36 @@ describe("accounts in the browser", () => {
     await page.locator("li.toast").getByText("Your changes are back").waitFor();
     await gotoHydrated(page, "/dashboard/settings");
     expect(await name.inputValue()).toBe(original);
+  });
+
+  it("shows the name as it was stored once saved, spaces, tabs and direction marks gone", async () => {
+    const page = await newPage(PHONE);
+    const username = `e2e-trim-${Date.now().toString(36)}`;
+    await registerAs(page, { name: "Trim Me", username, password: "trim-pass-1" });
+    await gotoHydrated(page, "/dashboard/settings");
+    const name = page.getByLabel("Full Name");
+    const asked: string[] = [];
+    page.on("dialog", (dialog) => {
+      asked.push(dialog.type());
+      void dialog.dismiss();
+    });
+    const save = async (typed: string) => {
+      await name.fill(typed);
+      await page.getByRole("button", { name: "Save Changes" }).click();
+      await page.getByText("Updated!").waitFor();
+    };
+
+    await save("   Ada \t Lovelace\u202e   ");
+    await expect.poll(() => name.inputValue()).toBe("Ada Lovelace");
+    // Stored as it was before, the name is still shown as stored, not as typed.
+    await save(" Ada Lovelace ");
+    await expect.poll(() => name.inputValue()).toBe("Ada Lovelace");
+    // Nothing was left unsaved, so a reload (past the frame after the save settles, when what is
+    // saved is measured again) does not ask.
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    await reloadHydrated(page);
+    expect(asked).toEqual([]);
+    expect(await name.inputValue()).toBe("Ada Lovelace");
   });
 
   it("says how to tell whether a password change or a deletion whose answer was lost went through", async () => {

@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useFetcher } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { PrefixedField } from "~/components/prefixed-field";
 import { Button } from "~/components/ui/button";
 import { requiredFields, useForm } from "~/components/use-form";
+import { useShowStoredAfterSave } from "~/components/use-show-stored";
 import { useUnsentChanges } from "~/components/use-unsent-changes";
 import { ExpertPricingSchema } from "~/schemas/expert";
 import { type SettingsFormResult, useSaveToast } from "./general-form";
@@ -34,15 +35,13 @@ export function PricingForm({
     constraint: requiredFields(ExpertPricingSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: ExpertPricingSchema }),
   });
-  // Saved: the fields show the prices as stored (19.999 is kept as $20.00), as every other screen does,
-  // unless the expert has typed since: that is not lost, and leaving still asks about it.
-  const saved = `${questionRate}/${sessionPrice}`;
-  const shown = useRef(saved);
-  useEffect(() => {
-    if (shown.current === saved) return;
-    shown.current = saved;
-    if (!editedSinceSend.current) form.reset();
-  }, [saved, form, editedSinceSend]);
+  // 19.999 is kept as $20.00; leaving still asks about what was typed since the save was sent.
+  useShowStoredAfterSave(
+    form,
+    editedSinceSend,
+    `${questionRate}/${sessionPrice}`,
+    fetcher.state === "idle" && result?.ok ? result : null,
+  );
   const busy = fetcher.state !== "idle";
   return (
     <fetcher.Form ref={formRef} method="post" {...getFormProps(form)} className="card stack settings-form">
