@@ -108,6 +108,7 @@ export const BOOKING_REFUSALS = {
   tooManyHolds: `You already have ${MAX_OPEN_HOLDS} sessions waiting for payment. Please finish paying for one, or wait until its hold ends.`,
   holdRanOut:
     "Your hold on this time ran out before it was paid. Please choose another time, or try this one again tomorrow.",
+  refunded: "This payment was refunded, so the session was not booked. Please choose a time and book again.",
   startedBeforePaid:
     "Sorry, your payment went through only after the session's start time. Your payment has been refunded in full.",
 } as const;
@@ -773,11 +774,13 @@ function confirmStatements(
     ? and(
         eq(bookings.status, "expired"),
         sql`not exists (select 1 from ${bookings} as other where other.expert_id = ${booking.expertId} and other.starts_at = ${booking.startsAt.getTime()} and other.status in (${LIVE_STATUS_SQL}) and other.id <> ${booking.id})`,
-        // A lapsed booking whose payment is already captured is owed a refund (its slot was taken),
-        // or was refunded: a refunded PaymentIntent still reads "succeeded", so it never revives.
-        sql`not exists (select 1 from ${payments} where ${payments.bookingId} = ${booking.id} and ${payments.status} in ('captured', 'refunded'))`,
+        // A lapsed booking whose payment is already captured is owed a refund (its slot was taken).
+        sql`not exists (select 1 from ${payments} where ${payments.bookingId} = ${booking.id} and ${payments.status} = 'captured')`,
       )
     : inArray(bookings.status, ["awaiting_payment", "pending"]);
+  // A refunded PaymentIntent still reads "succeeded": one refunded at Stripe (charge.refunded, which
+  // may come first) never confirms its session.
+  const notRefunded = sql`not exists (select 1 from ${payments} where ${payments.bookingId} = ${booking.id} and ${payments.status} = 'refunded')`;
   const statements: Statement[] = [
     db
       .update(bookings)
@@ -791,6 +794,7 @@ function confirmStatements(
         and(
           eq(bookings.id, booking.id),
           confirmable,
+          notRefunded,
           isNull(bookings.refundedAt),
           sql`${bookings.startsAt} > ${now.getTime()}`,
           // Nobody would hold the session of an expert whose account is gone, nor keep one for a
@@ -957,7 +961,10 @@ async function settlePaidBooking(
     return { ok: true, status: "confirmed", bookingId: booking.id };
   }
   if (after.status === "awaiting_payment" || after.status === "pending") {
-    return { ok: false, reason: "mismatch", message: "This payment does not match your booking." };
+    const line = await getLedgerLine(db, { bookingId: booking.id });
+    const message =
+      line?.status === "refunded" ? BOOKING_REFUSALS.refunded : "This payment does not match your booking.";
+    return { ok: false, reason: "mismatch", message };
   }
   if (after.startsAt.getTime() <= now.getTime()) {
     // Paid once the session had started: there is no session left to hold, so the money goes back.

@@ -515,6 +515,10 @@ export async function listPaymentsNeedingAttention(db: Database, { limit = 50 } 
  * app's own refunds mark their line when they are made; this catches the others, so earnings never
  * count money the client has back. The line is the one its PaymentIntent paid; only a whole refund
  * moves it (the ledger keeps one amount per line), a partial one is logged for a person to settle.
+ *
+ * Whatever the line's state: Stripe does not order its events, so a refund can arrive before the
+ * payment's own success (or before the app has recorded it), and a line marked refunded is never
+ * captured or confirmed again. A released authorisation (an uncaptured charge) is a cancellation.
  */
 export function onChargeRefunded(db: Database, charge: Stripe.Charge, now: Date) {
   const intent = charge.payment_intent;
@@ -532,13 +536,19 @@ export function onChargeRefunded(db: Database, charge: Stripe.Charge, now: Date)
     );
     return { statements: [], note: "partly refunded: ledger unchanged" };
   }
+  const status: PaymentStatus = charge.captured === false ? "cancelled" : "refunded";
   return {
     statements: [
       db
         .update(payments)
-        .set({ status: "refunded", updatedAt: now })
-        .where(and(eq(payments.stripePaymentIntentId, intentId), eq(payments.status, "captured"))),
+        .set({ status, updatedAt: now })
+        .where(
+          and(
+            eq(payments.stripePaymentIntentId, intentId),
+            inArray(payments.status, ["pending", "authorized", "captured", "failed"]),
+          ),
+        ),
     ],
-    note: "refunded at Stripe",
+    note: status === "refunded" ? "refunded at Stripe" : "authorisation released at Stripe",
   };
 }

@@ -8,7 +8,7 @@ import { decode } from "turbo-stream";
 import { describe, expect, it } from "vitest";
 import { bookings, users } from "~/db/schema.server";
 import { localToInstant } from "~/lib/slots";
-import { freeExpiredHolds, refundBooking } from "~/models/bookings.server";
+import { BOOKING_REFUSALS, freeExpiredHolds, refundBooking } from "~/models/bookings.server";
 import { deleteUserAccount } from "~/models/users.server";
 import { MAX_NETWORK_RETRIES } from "~/services/stripe.server";
 import { db, get, postForm, postRaw } from "../support/accounts";
@@ -31,7 +31,7 @@ import {
   postJson,
   toastFrom,
 } from "../support/questions";
-import { sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
+import { refundedCharge, sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
 
 type Held = {
   status: string;
@@ -768,42 +768,71 @@ describe("cancelling a paid session", () => {
 });
 
 describe("a refund made outside the app (the Stripe Dashboard)", () => {
-  /** A Charge as Stripe's charge.refunded event carries it (the fields this app reads, and their neighbours). */
-  const charge = (paymentIntentId: string, amount: number, amountRefunded: number) => ({
-    id: `ch_test_${paymentIntentId.slice(-8)}`,
-    object: "charge",
-    amount,
-    amount_captured: amount,
-    amount_refunded: amountRefunded,
-    captured: true,
-    currency: "usd",
-    paid: true,
-    payment_intent: paymentIntentId,
-    refunded: amountRefunded === amount,
-    status: "succeeded",
-    metadata: {},
-    livemode: false,
-  });
-
   it("takes a wholly refunded payment out of the earnings, once, and leaves a partial one as it is", async () => {
     const partly = await paidBooking(15000);
     const partial = await sendWebhook(
-      stripeEvent("charge.refunded", charge(partly.held.paymentIntentId, 15000, 5000)),
+      stripeEvent(
+        "charge.refunded",
+        refundedCharge(partly.held.paymentIntentId, 15000, { amountRefunded: 5000 }),
+      ),
     );
     expect(await partial.json()).toMatchObject({ result: "ignored" });
     expect(await bookingLedger(partly.held.bookingId)).toMatchObject({ status: "captured", amount: 15000 });
 
     const wholly = await paidBooking(15000);
-    const event = stripeEvent("charge.refunded", charge(wholly.held.paymentIntentId, 15000, 15000));
+    const event = stripeEvent("charge.refunded", refundedCharge(wholly.held.paymentIntentId, 15000));
     expect(await (await sendWebhook(event)).json()).toMatchObject({ result: "processed" });
     expect(await bookingLedger(wholly.held.bookingId)).toMatchObject({ status: "refunded", amount: 15000 });
     expect(await (await sendWebhook(event)).json()).toMatchObject({ result: "duplicate" });
     // A charge that is not one of ours changes nothing.
-    const stranger = stripeEvent("charge.refunded", {
-      ...charge("pi_not_ours", 100, 100),
-      payment_intent: null,
-    });
+    const stranger = stripeEvent("charge.refunded", refundedCharge(null, 100));
     expect(await (await sendWebhook(stranger)).json()).toMatchObject({ result: "ignored" });
+  });
+
+  it("never confirms a session whose payment was refunded before its success reached the app", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    // Stripe does not order its events: the refund's comes first, the success's is retried later.
+    const refund = stripeEvent("charge.refunded", refundedCharge(held.paymentIntentId, 15000));
+    expect(await (await sendWebhook(refund)).json()).toMatchObject({ result: "processed" });
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect((await getBooking(held.bookingId)).status).toBe("awaiting_payment");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    // The browser's return says so, rather than that the payment does not match.
+    const returned = await confirm(client, held.bookingId, held.paymentIntentId);
+    expect(returned.status).toBe(400);
+    expect(await returned.json()).toMatchObject({ error: BOOKING_REFUSALS.refunded });
+    expect(await notificationKinds(client.userId)).not.toContain("booking_confirmed");
+
+    // The hold then lapses, freeing the slot, and nothing is refunded twice.
+    const sweep = await freeExpiredHolds(depsAt(new Date(held.holdExpiresAt + 1000)));
+    expect(sweep.confirmed).toBe(0);
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(0);
+    const upcoming = await db().select().from(bookings).where(eq(bookings.id, held.bookingId));
+    expect(upcoming[0]?.confirmedAt).toBeNull();
+  });
+
+  it("never confirms, from the hold sweep, a session refunded while nobody came back to pay", async () => {
+    const expert = await newBookableExpert({ sessionPrice: 15000 });
+    const client = await newClient();
+    const held = await hold(client, expert.expertId, freshDate());
+    await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    // The browser never returned and the success event was lost; support refunded the charge.
+    await sendWebhook(stripeEvent("charge.refunded", refundedCharge(held.paymentIntentId, 15000)));
+
+    // The sweep finds the PaymentIntent "succeeded" (a refunded one still reads so).
+    const sweep = await freeExpiredHolds(depsAt(new Date(held.holdExpiresAt + 1000)));
+    expect(sweep.confirmed).toBe(0);
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(0);
+    expect(await notificationKinds(client.userId)).not.toContain("booking_confirmed");
   });
 });
 

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { questions } from "~/db/schema.server";
+import { getEarningsSummary } from "~/models/earnings.server";
 import { confirmQuestionPayment } from "~/models/questions.server";
 import { deleteUserAccount } from "~/models/users.server";
 import { concat, id3Tag, randomBytes } from "../../audio-files";
@@ -20,7 +21,7 @@ import {
   toastFrom,
 } from "../support/questions";
 import { changedBeforeFirstBatch } from "../support/races";
-import { sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
+import { refundedCharge, sendWebhook, stripeEvent, stripeFake } from "../support/stripe";
 
 const questionsOf = (userId: number) => db().select().from(questions).where(eq(questions.userId, userId));
 
@@ -458,6 +459,35 @@ describe("capturing and cancelling", () => {
     expect(keys[0]).toBe(`question-${asked.questionId}-capture`);
     expect(keys.at(-1)).toMatch(new RegExp(`^question-${asked.questionId}-capture-retry-\\d+$`));
     expect(await (await get("/admin", admin.cookie)).text()).not.toContain("Payments needing attention");
+  });
+
+  it("never credits the expert for a payment refunded at Stripe before its capture was recorded", async () => {
+    const { expert, asked } = await paidQuestion();
+    // The capture goes through at Stripe, but its answer is lost: the app records a failed capture.
+    await stripeFake.failNext(asked.paymentIntentId, "capture", "Stripe could not be reached.");
+    expect(await (await answer(asked.questionId, expert.cookie)).json()).toMatchObject({
+      payment: "capture_failed",
+    });
+    const intent = await stripeFake.setStatus(asked.paymentIntentId, "succeeded");
+    // Support refunds the charge in the Dashboard; that event comes before the capture's own.
+    const refund = stripeEvent("charge.refunded", refundedCharge(asked.paymentIntentId, 1500));
+    expect(await (await sendWebhook(refund)).json()).toMatchObject({ result: "processed" });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "refunded" });
+
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "refunded" });
+    // Nor does the admin's retry (Stripe answers "already captured") count it again.
+    const admin = await newAdmin();
+    await postForm(`/questions/${asked.questionId}/capture`, {}, { cookie: admin.cookie });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "refunded" });
+    expect(await getEarningsSummary(db(), expert.expertId)).toMatchObject({ totalCents: 0 });
+  });
+
+  it("takes an authorisation released at Stripe as cancelled, not refunded", async () => {
+    const { asked } = await paidQuestion();
+    const released = refundedCharge(asked.paymentIntentId, 1500, { captured: false });
+    await sendWebhook(stripeEvent("charge.refunded", released));
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
   });
 
   it("cancels the authorisation when the expert declines: the asker is never charged", async () => {

@@ -98,6 +98,32 @@ export type BillingChange = { invoice: Stripe.Invoice; subscription: Stripe.Subs
 let eventCounter = 0;
 
 /**
+ * A Charge as Stripe's charge.refunded event carries it (the fields this app reads, and their
+ * neighbours). An uncaptured charge "refunded" is an authorisation released.
+ */
+export function refundedCharge(
+  paymentIntentId: string | null,
+  amount: number,
+  { amountRefunded = amount, captured = true }: { amountRefunded?: number; captured?: boolean } = {},
+) {
+  return {
+    id: `ch_test_${(paymentIntentId ?? "none").slice(-8)}`,
+    object: "charge",
+    amount,
+    amount_captured: captured ? amount : 0,
+    amount_refunded: amountRefunded,
+    captured,
+    currency: "usd",
+    paid: true,
+    payment_intent: paymentIntentId,
+    refunded: amountRefunded === amount,
+    status: "succeeded",
+    metadata: {},
+    livemode: false,
+  };
+}
+
+/**
  * A Stripe event (as the API delivers it) about `object`. `created` (seconds) places it in time,
  * for events that arrive out of order; by default it is now.
  */
