@@ -21,6 +21,7 @@ import {
   listQuestionsAwaitingCapture,
   type QuestionDeps,
   questionMovedNow,
+  subscriberAllowanceNote,
 } from "~/models/questions.server";
 
 export const REMINDER_AFTER_MS = 12 * 60 * 60 * 1000;
@@ -112,7 +113,7 @@ export async function remindExperts(db: Database, now: Date, { limit = TASK_LIMI
 
 /**
  * 24 hours after payment, a question still pending or in progress expires: the client is not charged
- * (the authorisation is cancelled; a subscriber gets the day's question back) and both are told.
+ * (the authorisation is cancelled; a subscriber's day's slot is freed) and both are told.
  * A question answered before its deadline is never touched: the UPDATE checks the status as it runs.
  */
 export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_LIMIT } = {}) {
@@ -124,6 +125,7 @@ export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_
       userId: questions.userId,
       expertId: questions.expertId,
       paymentState: questions.paymentState,
+      subscriptionDay: questions.subscriptionDay,
     })
     .from(questions)
     .where(and(open, lte(questions.deadlineAt, now)))
@@ -151,7 +153,7 @@ export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_
                 kind: "question_expired",
                 title: "No answer in time: you were not charged",
                 body: subscriber
-                  ? "The expert did not answer within 24 hours. Today's question is yours to ask again."
+                  ? `The expert did not answer within 24 hours. ${subscriberAllowanceNote(question.subscriptionDay, now)}`
                   : "The expert did not answer within 24 hours, so your card was not charged.",
                 link: "/dashboard/questions",
                 dedupeKey: `question_expired:question:${question.id}`,

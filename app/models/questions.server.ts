@@ -58,6 +58,17 @@ export type Actor = { userId: number; expertId: number | null; isAdmin: boolean 
 
 const subjectOf = (questionId: number): PaymentSubject => ({ kind: "question", questionId });
 const utcDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/**
+ * What a subscriber is told of their allowance when a question of theirs closes unanswered. Its day's
+ * slot is freed, but the allowance is one question per UTC day: only a question asked today gives
+ * today's question back (one that expires, 24 hours on, never does).
+ */
+export function subscriberAllowanceNote(subscriptionDay: string | null, now: Date) {
+  return subscriptionDay === utcDay(now)
+    ? "Today's question is yours to ask again."
+    : "You can ask again with your next daily question.";
+}
 const personName = personNameSql(users);
 
 type QuestionRow = typeof questions.$inferSelect;
@@ -1144,7 +1155,7 @@ export type DeclineResult = { ok: true; payment: PaymentOutcome } | Refusal;
 
 /**
  * Declines a question: it is `rejected`, the asker is told, and they are never charged (the card
- * authorisation is cancelled; a subscriber gets the day's question back).
+ * authorisation is cancelled; a subscriber's day's slot is freed).
  */
 export async function declineQuestion(
   deps: QuestionDeps,
@@ -1175,7 +1186,7 @@ export async function declineQuestion(
             kind: "question_declined",
             title: "Your question was declined",
             body: restoresAllowance
-              ? `${declined} Today's question is yours to ask again.`
+              ? `${declined} ${subscriberAllowanceNote(question.subscriptionDay, now)}`
               : `${declined} You were not charged.`,
             link: `/questions/${question.id}`,
             dedupeKey: `question_declined:question:${question.id}`,

@@ -305,12 +305,50 @@ describe("declining a question", () => {
     const id = Number(new URL(first.headers.get("Location")!, "https://x").searchParams.get("question"));
     await postForm(`/questions/${id}/decline`, {}, { cookie: expert.cookie });
     expect((await getQuestion(id)).subscriptionDay).toBeNull();
+    const [note] = await notificationsOf(client.userId);
+    expect(note.body).toBe(
+      `${expert.username} Name declined your question. Today's question is yours to ask again.`,
+    );
     const second = await postForm(
       `/ask/${expert.expertId}`,
       { question: "Another question the same day." },
       { cookie: client.cookie },
     );
     expect(second.status).toBe(302);
+  });
+
+  it("promises no question back today for one asked on an earlier day", async () => {
+    const expert = await newExpert();
+    const client = await newClient("subscriber");
+    await makeSubscriber(client.userId);
+    const today = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: "Today's question, already asked." },
+      { cookie: client.cookie },
+    );
+    expect(today.status).toBe(302);
+    // Asked in the last second of yesterday (UTC), so still open.
+    const paidAt = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`);
+    paidAt.setUTCSeconds(-1);
+    const earlier = await pendingQuestion(client.userId, expert.expertId, {
+      question: "Yesterday's question, declined today.",
+      paymentState: "subscription",
+      subscriptionDay: paidAt.toISOString().slice(0, 10),
+      paidAt,
+      deadlineAt: new Date(paidAt.getTime() + 24 * 60 * 60 * 1000),
+    });
+    await postForm(`/questions/${earlier.id}/decline`, {}, { cookie: expert.cookie });
+    const declined = (await notificationsOf(client.userId)).find((note) => note.kind === "question_declined");
+    expect(declined?.body).toBe(
+      `${expert.username} Name declined your question. You can ask again with your next daily question.`,
+    );
+    // As it says: today's question is still the one asked.
+    const again = await postForm(
+      `/ask/${expert.expertId}`,
+      { question: "A second question today, refused." },
+      { cookie: client.cookie },
+    );
+    expect(again.status).toBe(409);
   });
 });
 

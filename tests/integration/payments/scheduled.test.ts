@@ -18,6 +18,7 @@ import {
   newAdmin,
   newClient,
   newExpert,
+  notificationsOf,
   type Person,
   postJson,
 } from "../support/questions";
@@ -218,7 +219,7 @@ describe("the 24-hour deadline", () => {
     expect(after.indexOf(second.questionId)).toBeLessThan(after.indexOf(first.questionId));
   });
 
-  it("gives a subscriber the day's question back instead", async () => {
+  it("frees a subscriber's day, and promises no question back today (that day has passed)", async () => {
     const expert = await newExpert("sub-deadline");
     const client = await newClient();
     const paidAt = new Date(Date.now() - 25 * HOUR);
@@ -231,6 +232,10 @@ describe("the 24-hour deadline", () => {
     });
     await runAt(Date.now());
     expect(await getQuestion(question.id)).toMatchObject({ status: "expired", subscriptionDay: null });
+    const expired = (await notificationsOf(client.userId)).find((note) => note.kind === "question_expired");
+    expect(expired?.body).toBe(
+      "The expert did not answer within 24 hours. You can ask again with your next daily question.",
+    );
   });
 
   it("measures 24 hours as instants across a daylight-saving change", async () => {
