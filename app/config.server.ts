@@ -63,6 +63,12 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
       "STRIPE_SECRET_KEY is required when ENVIRONMENT=production (test mode is refused).",
     );
   }
+  // Without them the browser cannot pay, and no webhook is believed (renewals would go unrecorded).
+  for (const name of ["STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+    if (isProduction && !vars[name]) {
+      throw new ConfigError(`${name} is required when ENVIRONMENT=production.`);
+    }
+  }
   if (isProduction && vars.DEMO_MODE) {
     throw new ConfigError("DEMO_MODE must be off when ENVIRONMENT=production.");
   }

@@ -77,10 +77,13 @@ describe("demo pages", () => {
 
   it("refuses to run production in test mode or with demo pages on", () => {
     expect(() => parseConfig({ ENVIRONMENT: "production" })).toThrow(/STRIPE_SECRET_KEY/);
-    expect(() =>
-      parseConfig({ ENVIRONMENT: "production", STRIPE_SECRET_KEY: "sk_test_x", DEMO_MODE: "true" }),
-    ).toThrow(/DEMO_MODE/);
-    const production = { ENVIRONMENT: "production", STRIPE_SECRET_KEY: "sk_test_x" };
+    const production = {
+      ENVIRONMENT: "production",
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+    };
+    expect(() => parseConfig({ ...production, DEMO_MODE: "true" })).toThrow(/DEMO_MODE/);
     expect(() => parseConfig(production)).toThrow(/APP_URL/);
     expect(parseConfig({ ...production, APP_URL: "https://answers.example.com" }).paymentsTestMode).toBe(
       false,
