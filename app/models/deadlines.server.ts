@@ -22,6 +22,7 @@ import {
   type QuestionDeps,
   questionMovedNow,
   subscriberAllowanceNote,
+  UNPAID_QUESTION_WINDOW_MS,
 } from "~/models/questions.server";
 
 export const REMINDER_AFTER_MS = 12 * 60 * 60 * 1000;
@@ -190,8 +191,6 @@ export async function expireQuestions(deps: QuestionDeps, { limit = STRIPE_TASK_
 
 /** The browser's return and the webhook get this long to confirm a question's payment themselves. */
 export const UNCONFIRMED_PAYMENT_GRACE_MS = 10 * 60 * 1000;
-/** Questions asked this long ago or less are asked about: an abandoned payment form is not polled forever. */
-export const UNCONFIRMED_PAYMENT_WINDOW_MS = 60 * 60 * 1000;
 
 /**
  * The net under the browser's return and the webhook: a question whose card Stripe authorised but
@@ -216,7 +215,7 @@ export async function settleUnconfirmedQuestionPayments(
         isNotNull(questions.paymentIntentId),
         isNotNull(questions.userId),
         lte(questions.createdAt, new Date(now.getTime() - UNCONFIRMED_PAYMENT_GRACE_MS)),
-        gt(questions.createdAt, new Date(now.getTime() - UNCONFIRMED_PAYMENT_WINDOW_MS)),
+        gt(questions.createdAt, new Date(now.getTime() - UNPAID_QUESTION_WINDOW_MS)),
       ),
     )
     .orderBy(asc(questions.createdAt))

@@ -184,11 +184,20 @@ export const askScreenReads = {
   allowanceFrom: (rows: AllowanceRow[] | null, now: Date) => allowanceFrom(rows?.[0], now),
 };
 
+/**
+ * An unpaid question's payment form is waited for this long: the scheduled task asks Stripe about
+ * it meanwhile, and it counts towards MAX_UNPAID_QUESTIONS.
+ */
+export const UNPAID_QUESTION_WINDOW_MS = 60 * 60 * 1000;
+/** A client's questions waiting for payment at one time: each has its own PaymentIntent at Stripe. */
+export const MAX_UNPAID_QUESTIONS = 3;
+
 export const ASK_MESSAGES = {
   ownQuestion: "You can't ask yourself a question.",
   dailyLimit:
     "You have already asked today's question included in your subscription. Your next question is available tomorrow (UTC).",
   paymentInit: "Failed to initialize payment. Please try again.",
+  tooManyUnpaid: `You already have ${MAX_UNPAID_QUESTIONS} questions waiting for payment. Please finish paying for one, or try again in an hour.`,
   notFound: "Question not found.",
   expertNotFound: "This expert could not be found. Please check the URL and try again.",
 } as const;
@@ -318,6 +327,12 @@ export async function askQuestion(
   }
   if (!question) {
     const id = await insertUnpaidQuestion(db, input.asker, target, input.ask, target.price, now);
+    // Counted after the insert, among those written before it, so questions sent at once keep the
+    // first ones and never more.
+    if ((await unpaidQuestionsBefore(db, input.asker.id, id, now)) >= MAX_UNPAID_QUESTIONS) {
+      await db.delete(questions).where(and(eq(questions.id, id), eq(questions.status, "awaiting_payment")));
+      return { status: "refused", httpStatus: 409, message: ASK_MESSAGES.tooManyUnpaid };
+    }
     question = (await getQuestionRow(db, id))!;
     intent = null;
   }
@@ -430,6 +445,21 @@ async function findJustAsked(db: Database, userId: number, expertId: number | nu
     )
     .limit(1);
   return row ? { id: row.id, paymentState: row.paymentState as "test_mode" | "subscription" } : null;
+}
+
+async function unpaidQuestionsBefore(db: Database, userId: number, questionId: number, now: Date) {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.userId, userId),
+        eq(questions.status, "awaiting_payment"),
+        sql`${questions.id} < ${questionId}`,
+        gte(questions.createdAt, new Date(now.getTime() - UNPAID_QUESTION_WINDOW_MS)),
+      ),
+    );
+  return Number(row?.count ?? 0);
 }
 
 async function insertUnpaidQuestion(

@@ -290,6 +290,44 @@ describe("a question being paid for when its expert deletes their account", () =
 });
 
 describe("attacks on the payment", () => {
+  it("keeps at most three questions waiting for payment per client, each with its own PaymentIntent", async () => {
+    const expert = await newExpert("unpaid-cap", 1500);
+    const client = await newClient();
+    const askNumber = (n: number) =>
+      postJson(
+        "/api/questions",
+        { question: `Unpaid question number ${n}: how do I price a retainer?`, expertId: expert.expertId },
+        client.cookie,
+      );
+    // Sent at once: the first three are kept, and no more.
+    const sent = await Promise.all([1, 2, 3, 4, 5, 6].map(askNumber));
+    expect(sent.map((response) => response.status).sort()).toEqual([200, 200, 200, 409, 409, 409]);
+    const refused = sent.find((response) => response.status === 409)!;
+    expect(await refused.json()).toMatchObject({
+      error:
+        "You already have 3 questions waiting for payment. Please finish paying for one, or try again in an hour.",
+    });
+    const unpaid = await questionsOf(client.userId);
+    expect(unpaid).toHaveLength(3);
+    const intents = await Promise.all(unpaid.map((row) => stripeFake.requests(row.paymentIntentId!)));
+    expect(
+      intents.every((calls) => calls.filter((call) => call.path === "/v1/payment_intents").length === 1),
+    ).toBe(true);
+
+    // Paying for one makes room for another.
+    const [first] = unpaid;
+    await stripeFake.setStatus(first.paymentIntentId!, "requires_capture");
+    expect((await confirm(client, first.id, first.paymentIntentId!)).status).toBe(200);
+    expect((await askNumber(7)).status).toBe(200);
+    expect((await askNumber(8)).status).toBe(409);
+    // So does an hour: a payment form left that long no longer counts.
+    await db()
+      .update(questions)
+      .set({ createdAt: new Date(Date.now() - 61 * 60 * 1000) })
+      .where(eq(questions.userId, client.userId));
+    expect((await askNumber(9)).status).toBe(200);
+  });
+
   it("refuses another question's PaymentIntent", async () => {
     const { asked: paidA } = await paidQuestion();
     const expert = await newExpert();
