@@ -623,6 +623,41 @@ describe("the expert cancelling a session", () => {
     // the top of the page.
     await expect.poll(() => expert.evaluate(() => document.activeElement?.id)).toBe("list-title");
   });
+
+  it("sends a cancellation once when its button is pressed twice before the page draws again", async () => {
+    const client = await newPage(PHONE);
+    await signInAs(client, "client");
+    const name = unique("Double");
+    await bookFirstFreeSlot(client, name, unique("E2E: a session cancelled with a double click"));
+
+    const expert = await newPage(PHONE);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/bookings");
+    const sent: string[] = [];
+    expert.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/cancel")) sent.push(request.url());
+    });
+    await expert
+      .locator("tr", { hasText: name })
+      .first()
+      .getByRole("button", { name: /View details/ })
+      .click();
+    await expert.locator(".booking-dialog").getByRole("button", { name: "Cancel Session" }).click();
+    const confirm = expert.getByRole("dialog", { name: "Cancel this session?" });
+    // Both clicks in one task, as a quick double click lands them, before the button can disable.
+    await confirm
+      .getByRole("button", { name: "Yes, cancel", exact: true })
+      .evaluate((button: HTMLButtonElement) => {
+        button.click();
+        button.click();
+      });
+    await expect.poll(() => expert.getByText("Session cancelled").first().isVisible()).toBe(true);
+    // Playwright may report the request after the page has drawn its answer.
+    await expect.poll(() => sent.length).toBeGreaterThan(0);
+    await expert.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(sent).toHaveLength(1);
+    expect(await expert.getByText("This session has already been cancelled.").count()).toBe(0);
+  });
 });
 
 describe("booking screens at 390 px and 1280 px", () => {

@@ -707,6 +707,33 @@ describe("a fault in the middle of writing", () => {
     await expert.unroute("**/answer**");
   });
 
+  it("sends a decline once when its button is pressed twice before the page draws again", async () => {
+    const client = await newPage(DESKTOP);
+    await signInAs(client, "client");
+    const question = uniqueQuestion("a decline pressed twice");
+    await askAsClient(client, await demoExpertId(client), question);
+
+    const expert = await newPage(PHONE);
+    await signInAs(expert, "expert");
+    const dialog = await openAnswerDialog(expert, question);
+    const sent: string[] = [];
+    expert.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/decline")) sent.push(request.url());
+    });
+    await dialog.getByRole("button", { name: "Decline question" }).click();
+    // Both clicks in one task, as a quick double click lands them, before the button can disable.
+    await dialog.getByRole("button", { name: "Yes, decline" }).evaluate((button: HTMLButtonElement) => {
+      button.click();
+      button.click();
+    });
+    await expect.poll(() => expert.getByText("Question declined").first().isVisible()).toBe(true);
+    // Playwright may report the request after the page has drawn its answer.
+    await expect.poll(() => sent.length).toBeGreaterThan(0);
+    await expert.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(sent).toHaveLength(1);
+    expect(await expert.getByText("This question is closed").count()).toBe(0);
+  });
+
   it("keeps the answer dialog open while its answer is on its way, so it can report the outcome", async () => {
     const client = await newPage(DESKTOP);
     await signInAs(client, "client");

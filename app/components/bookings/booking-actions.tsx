@@ -1,6 +1,5 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { stopWhenOffline } from "~/components/keep-form-when-offline";
 import { Button, buttonClass } from "~/components/ui/button";
 import { ConfirmDisclosure } from "~/components/ui/confirm-disclosure";
 import {
@@ -14,6 +13,7 @@ import {
 import { type ToastMessage, toast } from "~/components/ui/toast";
 import { useHydrated } from "~/components/use-hydrated";
 import { usePaymentsTestMode } from "~/components/use-payments-test-mode";
+import { useSendOnce } from "~/components/use-send-once";
 
 /** "Add to calendar": the .ics file (any calendar app) and a Google Calendar link, both in UTC. */
 export function AddToCalendar({
@@ -66,6 +66,7 @@ export function CancelBookingButton({
   const confirmLabel = usePaymentsTestMode() ? "Yes, cancel" : "Yes, cancel and refund";
   const [open, setOpen] = useState(false);
   const busy = fetcher.state !== "idle";
+  const sendOnce = useSendOnce(fetcher.state);
   const onCancelledRef = useRef(onCancelled);
   onCancelledRef.current = onCancelled;
   useEffect(() => {
@@ -109,7 +110,7 @@ export function CancelBookingButton({
       <DialogContent aria-describedby={`cancel-${bookingId}-description`}>
         <DialogTitle>Cancel this session?</DialogTitle>
         <DialogDescription id={`cancel-${bookingId}-description`}>{description}</DialogDescription>
-        <fetcher.Form method="post" action={`/bookings/${bookingId}/cancel`} onSubmit={stopWhenOffline}>
+        <fetcher.Form method="post" action={`/bookings/${bookingId}/cancel`} onSubmit={sendOnce}>
           <DialogFooter>
             <Button type="button" variant="secondary" onClick={() => setOpen(false)} disabled={busy}>
               Keep Session

@@ -6,6 +6,7 @@ import { ErrorList, Label, Textarea } from "~/components/ui/field";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { type ToastMessage, toast } from "~/components/ui/toast";
 import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
+import { useSendOnce } from "~/components/use-send-once";
 import { useSessionDraft } from "~/components/use-session-draft";
 import { ANSWER_LIMITS, ANSWER_MESSAGES, ANSWER_STATUS_OPTIONS, answerSchema } from "~/schemas/questions";
 import { AudioRecorder } from "./audio-recorder";
@@ -220,6 +221,7 @@ export function DeclineQuestion({
   };
   useActionToast(fetcher.data, onDeclined);
   const busy = fetcher.state !== "idle";
+  const sendOnce = useSendOnce(fetcher.state);
   if (!confirming) {
     return (
       <Button
@@ -239,7 +241,7 @@ export function DeclineQuestion({
       ref={confirmRef}
       method="post"
       action={`/questions/${questionId}/decline`}
-      onSubmit={stopWhenOffline}
+      onSubmit={sendOnce}
       className="decline-confirm"
       role="group"
       aria-labelledby={hintId}
