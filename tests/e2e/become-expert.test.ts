@@ -530,9 +530,14 @@ describe("becoming an expert in the browser", () => {
 
     // Sent after the session ended: the message and its link stay as the entry takes its step's name.
     await page.context().clearCookies();
-    await form.getByRole("button", { name: "Create Expert Profile" }).click();
+    await form.getByRole("button", { name: "Create Expert Profile" }).focus();
+    await page.keyboard.press("Enter");
     const refusal = form.locator("xpath=..").locator("p.form-error");
     await expect.poll(() => refusal.textContent()).toContain("Your session has ended");
+    // A refusal of no field: focus is on its message (the busy button had dropped it to the page).
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.classList.contains("form-error")))
+      .toBe(true);
     await expect.poll(hash).toBe("#pricing");
     expect(await refusal.getByRole("link", { name: "Sign in (opens a new tab)" }).isVisible()).toBe(true);
     expect(await currentStep()).toContain("Pricing");

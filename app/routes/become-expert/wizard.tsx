@@ -105,6 +105,7 @@ export function ExpertWizard({
   const busy = navigation.state === "submitting" && navigation.formMethod?.toLowerCase() === "post";
   const formRef = useRef<HTMLFormElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const formErrorRef = useRef<HTMLParagraphElement>(null);
   const [stepIndex, setStepIndex] = useState(0);
   // A refused application rendered on the server (no JavaScript) starts from what was sent, and
   // shows why it was refused.
@@ -171,6 +172,8 @@ export function ExpertWizard({
     const first = steps.findIndex((key) => fieldsOf(key).some((name) => serverErrors[name]));
     if (first === stepIndex) focusFirstError(serverErrors);
     else if (first >= 0) goTo(first);
+    // No field to go to: the message, rather than the page's top (the disabled submit dropped focus).
+    else formErrorRef.current?.focus();
     if (result.formError) toast({ title: "Error", description: result.formError, variant: "destructive" });
   }, [result]);
 
@@ -359,7 +362,7 @@ export function ExpertWizard({
         {showAll ? "Your application" : STEPS[step].label}
       </h2>
       {result?.status === "invalid" && result.formError ? (
-        <p className="form-error" role="alert">
+        <p className="form-error" role="alert" ref={formErrorRef} tabIndex={-1}>
           {result.formError}{" "}
           {result.sessionEnded ? (
             <a href="/auth" target="_blank" rel="noopener">
