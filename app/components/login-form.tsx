@@ -66,7 +66,7 @@ export function LoginForm({
           label="Username"
           inputProps={{ ...getInputProps(fields.username, { type: "text" }), autoComplete: "username" }}
           errors={fields.username.errors}
-          invalid={failed}
+          invalidBecause={failed ? form.errorId : undefined}
         />
       )}
       <Field
@@ -76,7 +76,7 @@ export function LoginForm({
           autoComplete: "current-password",
         }}
         errors={fields.password.errors}
-        invalid={failed}
+        invalidBecause={failed ? form.errorId : undefined}
       />
       <Button type="submit" disabled={busy} block>
         {busy ? "Signing in..." : submitLabel}

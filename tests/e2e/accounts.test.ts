@@ -71,7 +71,7 @@ describe("accounts in the browser", () => {
     await screenshot(page, "accounts-login-failed-phone");
   });
 
-  it("marks both fields invalid after a failed login, until the person edits one", async () => {
+  it("marks both fields invalid after a failed login, and why, until the person edits one", async () => {
     const page = await newPage(DESKTOP);
     await gotoHydrated(page, "/auth");
     const form = page.locator("form#login");
@@ -84,10 +84,23 @@ describe("accounts in the browser", () => {
     await expect.poll(() => form.getByRole("alert").textContent()).toContain("Login failed");
     expect(await username.getAttribute("aria-invalid")).toBe("true");
     expect(await password.getAttribute("aria-invalid")).toBe("true");
+    // Each says why, when a screen reader comes back to it.
+    const description = (field: typeof username) =>
+      field.evaluate((input) =>
+        (input.getAttribute("aria-describedby") ?? "")
+          .split(" ")
+          .map((id) => document.getElementById(id)?.textContent ?? "")
+          .join(" "),
+      );
+    for (const field of [username, password]) {
+      expect(await description(field)).toContain("Login failed");
+      expect(await description(field)).toContain("Invalid username or password");
+    }
 
     await password.pressSequentially("x");
     await expect.poll(() => password.getAttribute("aria-invalid")).toBeNull();
     expect(await username.getAttribute("aria-invalid")).toBeNull();
+    expect(await description(password)).not.toContain("Login failed");
   });
 
   for (const role of Object.keys(HOMES) as DemoRole[]) {

@@ -70,10 +70,10 @@ export function Field({
   errors,
   hint,
   className,
-  invalid,
+  invalidBecause,
 }: FieldProps<InputHTMLAttributes<HTMLInputElement>> & {
-  /** Invalid for an error that is not the field's own (a failed login names no field). */
-  invalid?: boolean;
+  /** The id of a message, not the field's own, that makes it invalid (a failed login names no field). */
+  invalidBecause?: string;
 }) {
   const { key, ...rest } = inputProps;
   const ids = useFieldIds(rest.id, errors, hint);
@@ -84,8 +84,8 @@ export function Field({
         key={key ?? undefined}
         {...rest}
         id={ids.id}
-        aria-invalid={ids.invalid || invalid || undefined}
-        aria-describedby={ids.describedBy}
+        aria-invalid={ids.invalid || Boolean(invalidBecause) || undefined}
+        aria-describedby={[ids.describedBy, invalidBecause].filter(Boolean).join(" ") || undefined}
       />
       {hint ? (
         <p id={ids.hintId} className="hint">
