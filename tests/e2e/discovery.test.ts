@@ -327,6 +327,24 @@ describe("browsing experts", () => {
     expect(await sort.inputValue()).toBe("recommended");
   });
 
+  it("keeps a long filter chip, and its remove button, inside the page's margins on a 320 px phone", async () => {
+    const page = await newPage({ width: 320, height: 700 });
+    for (const path of ["/category/marketing-and-branding", `/experts?q=${"strategy".repeat(8)}`]) {
+      await gotoHydrated(page, path);
+      const list = page.locator(".active-filters__list");
+      const container = await list
+        .locator("xpath=ancestor::*[contains(@class,'container')][1]")
+        .boundingBox();
+      const chip = await list.locator(".chip").first().boundingBox();
+      expect(chip && container, path).toBeTruthy();
+      // The container's padding is the page's margin.
+      const margin = await list
+        .locator("xpath=ancestor::*[contains(@class,'container')][1]")
+        .evaluate((element) => Number.parseFloat(getComputedStyle(element).paddingRight));
+      expect(chip!.x + chip!.width, path).toBeLessThanOrEqual(container!.x + container!.width - margin + 0.5);
+    }
+  });
+
   it("opens the Filters panel inside the window at every width from 320 to 1280 px", async () => {
     const page = await newPage(DESKTOP);
     for (const path of ["/experts", "/category/sales"]) {
