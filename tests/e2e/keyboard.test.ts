@@ -300,6 +300,28 @@ describe("using the site by keyboard", () => {
     await expect.poll(() => register.getAttribute("aria-selected")).toBe("true");
   });
 
+  it("leaves the booking calendar with Tab or Shift+Tab from the day the arrow keys reached", async () => {
+    const page = await pageAs("client", DESKTOP);
+    await gotoHydrated(page, `/book/${await demoExpertId(page)}`);
+    const calendar = page.locator(".month-calendar");
+    await calendar.locator('button.calendar-day[tabindex="0"]').focus();
+    const focusedDate = () => page.evaluate(() => document.activeElement?.getAttribute("data-date") ?? null);
+    const start = await focusedDate();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    const reached = await focusedDate();
+    expect(reached).not.toBe(start);
+    // Shift+Tab leaves the grid, to the month's buttons, rather than landing on the first day again.
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusedDate()).toBeNull();
+    expect((await focused(page))?.text).toMatch(/^(Next|Previous) month/);
+    // Tab comes back to the day it left, and the next Tab leaves the grid.
+    await page.keyboard.press("Tab");
+    expect(await focusedDate()).toBe(reached);
+    await page.keyboard.press("Tab");
+    expect(await focusedDate()).toBeNull();
+  });
+
   it("opens and closes FAQ answers with Enter and moves between questions with the arrows", async () => {
     const page = await pageAs("anonymous", DESKTOP);
     await gotoHydrated(page, "/#faq");

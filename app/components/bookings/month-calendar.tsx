@@ -64,13 +64,17 @@ export function MonthCalendar({
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   const grid = useRef<HTMLTableElement>(null);
 
-  // The day that takes the Tab stop: the chosen one, else the first day that can be chosen (today
-  // when it can), else today, else the month's first.
+  // The day that takes the Tab stop: the one last focused in this month (so Tab and Shift+Tab leave
+  // the grid from the day the arrow keys reached), else the chosen one, else the first day that can
+  // be chosen (today when it can), else today, else the month's first.
+  const [lastFocused, setLastFocused] = useState<string | null>(null);
   const choosable = (date: string) => inMonth(date) && date >= today && !isDisabled(date);
   const tabStop =
-    selected && inMonth(selected)
-      ? selected
-      : (days.find(choosable) ?? (inMonth(today) ? today : (days.find(inMonth) ?? days[0])));
+    lastFocused && inMonth(lastFocused)
+      ? lastFocused
+      : selected && inMonth(selected)
+        ? selected
+        : (days.find(choosable) ?? (inMonth(today) ? today : (days.find(inMonth) ?? days[0])));
 
   useEffect(() => {
     if (!focusTarget) return;
@@ -188,6 +192,7 @@ export function MonthCalendar({
                       aria-disabled={disabled || undefined}
                       aria-current={date === today ? "date" : undefined}
                       onKeyDown={(event) => onKeyDown(event, date)}
+                      onFocus={() => setLastFocused(date)}
                       onClick={() => {
                         if (disabled) return;
                         if (!inMonth(date) && canShow(monthOf(date))) onMonthChange(monthOf(date));
