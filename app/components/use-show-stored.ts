@@ -6,7 +6,8 @@ import { type RefObject, useEffect, useRef } from "react";
  * typed since the save was sent: that is not lost.
  *
  * `stored` is the stored values as one string; `settledSave` is the save's answer once the fetcher is
- * idle (a new one each save, so a save that stored what was already there still puts it back).
+ * idle, else null (a new one each save, so a save that stored what was already there still puts it
+ * back).
  */
 export function useShowStoredAfterSave(
   form: { reset: () => void },
@@ -16,8 +17,11 @@ export function useShowStoredAfterSave(
 ) {
   const shown = useRef({ stored, settledSave });
   useEffect(() => {
-    if (shown.current.stored === stored && shown.current.settledSave === settledSave) return;
-    shown.current = { stored, settledSave };
+    // A save starting (its answer not yet in, so null) is not one that settled: what was just sent
+    // stays in the fields, whatever becomes of it.
+    const newSave = settledSave !== null && settledSave !== shown.current.settledSave;
+    if (shown.current.stored === stored && !newSave) return;
+    shown.current = { stored, settledSave: settledSave ?? shown.current.settledSave };
     if (!editedSinceSend.current) form.reset();
   }, [stored, settledSave, form, editedSinceSend]);
 }

@@ -3,6 +3,7 @@ import { DESKTOP, newPage, PHONE, screenshot, stateDir } from "./harness";
 import { executeSql } from "./support/d1";
 import {
   type DemoRole,
+  dropRequestsOnCue,
   gotoHydrated,
   logOut,
   registerAs,
@@ -197,12 +198,28 @@ describe("accounts in the browser", () => {
     // Stored as it was before, the name is still shown as stored, not as typed.
     await save(" Ada Lovelace ");
     await expect.poll(() => name.inputValue()).toBe("Ada Lovelace");
+    // A later save that never gets through keeps what it sent in the field, while on its way too.
+    const drop = await dropRequestsOnCue(page, "**/dashboard/settings.data*", {
+      method: "POST",
+      reason: "internetdisconnected",
+    });
+    await name.fill("Ada King");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await page.getByRole("button", { name: "Saving..." }).waitFor();
+    await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+    expect(await name.inputValue()).toBe("Ada King");
+    drop();
+    await expect.poll(() => page.getByText("We couldn't reach the server.").first().isVisible()).toBe(true);
+    expect(await name.inputValue()).toBe("Ada King");
+    await page.unroute("**/dashboard/settings.data*");
+    await save(" Ada  King ");
+    await expect.poll(() => name.inputValue()).toBe("Ada King");
     // Nothing was left unsaved, so a reload (past the frame after the save settles, when what is
     // saved is measured again) does not ask.
     await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
     await reloadHydrated(page);
     expect(asked).toEqual([]);
-    expect(await name.inputValue()).toBe("Ada Lovelace");
+    expect(await name.inputValue()).toBe("Ada King");
   });
 
   it("says how to tell whether a password change or a deletion whose answer was lost went through", async () => {
