@@ -960,11 +960,16 @@ async function settlePaidBooking(
   if (after.status === "confirmed" || after.status === "completed") {
     return { ok: true, status: "confirmed", bookingId: booking.id };
   }
+  // Refunded at Stripe (not by the app, whose refunds record their id) before it could be confirmed:
+  // nothing to confirm, and nothing to refund.
+  if (
+    after.refundId === null &&
+    (await getLedgerLine(db, { bookingId: booking.id }))?.status === "refunded"
+  ) {
+    return { ok: false, reason: "mismatch", message: BOOKING_REFUSALS.refunded };
+  }
   if (after.status === "awaiting_payment" || after.status === "pending") {
-    const line = await getLedgerLine(db, { bookingId: booking.id });
-    const message =
-      line?.status === "refunded" ? BOOKING_REFUSALS.refunded : "This payment does not match your booking.";
-    return { ok: false, reason: "mismatch", message };
+    return { ok: false, reason: "mismatch", message: "This payment does not match your booking." };
   }
   if (after.startsAt.getTime() <= now.getTime()) {
     // Paid once the session had started: there is no session left to hold, so the money goes back.

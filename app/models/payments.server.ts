@@ -536,19 +536,46 @@ export function onChargeRefunded(db: Database, charge: Stripe.Charge, now: Date)
     );
     return { statements: [], note: "partly refunded: ledger unchanged" };
   }
-  const status: PaymentStatus = charge.captured === false ? "cancelled" : "refunded";
+  if (charge.captured === false) {
+    return {
+      statements: [
+        db
+          .update(payments)
+          .set({ status: "cancelled", updatedAt: now })
+          .where(
+            and(
+              eq(payments.stripePaymentIntentId, intentId),
+              inArray(payments.status, ["pending", "authorized"]),
+            ),
+          ),
+      ],
+      note: "authorisation released at Stripe",
+    };
+  }
   return {
     statements: [
+      // A cancelled line too: a lapsed hold's payment that went through after all, then refunded.
       db
         .update(payments)
-        .set({ status, updatedAt: now })
+        .set({ status: "refunded", updatedAt: now })
         .where(
           and(
             eq(payments.stripePaymentIntentId, intentId),
-            inArray(payments.status, ["pending", "authorized", "captured", "failed"]),
+            inArray(payments.status, ["pending", "authorized", "captured", "failed", "cancelled"]),
+          ),
+        ),
+      // A hold paid for and refunded before it was confirmed frees its slot: the client may book
+      // that time again (a refunded hold is not one that ran out).
+      db
+        .update(bookings)
+        .set({ status: "expired", holdExpiresAt: null, refundedAt: now })
+        .where(
+          and(
+            eq(bookings.paymentIntentId, intentId),
+            inArray(bookings.status, ["awaiting_payment", "pending"]),
           ),
         ),
     ],
-    note: status === "refunded" ? "refunded at Stripe" : "authorisation released at Stripe",
+    note: "refunded at Stripe",
   };
 }

@@ -593,6 +593,9 @@ function markPaidStatements(
             : undefined,
           // An asker who closed their account meanwhile is past the second look that withdraws questions.
           sql`not exists (select 1 from ${users} where ${users.id} = ${questions.userId} and ${users.deletedAt} is not null)`,
+          // Nor one whose authorisation was released (or refunded) at Stripe before it was recorded here:
+          // Stripe does not order its events, and the expert would answer for nothing.
+          sql`not exists (select 1 from ${payments} where ${payments.questionId} = ${question.id} and ${payments.status} in ('cancelled', 'refunded'))`,
         ),
       )
       .returning({ id: questions.id }),

@@ -792,15 +792,18 @@ describe("a refund made outside the app (the Stripe Dashboard)", () => {
   it("never confirms a session whose payment was refunded before its success reached the app", async () => {
     const expert = await newBookableExpert({ sessionPrice: 15000 });
     const client = await newClient();
-    const held = await hold(client, expert.expertId, freshDate());
+    const date = freshDate();
+    const held = await hold(client, expert.expertId, date);
     const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
     // Stripe does not order its events: the refund's comes first, the success's is retried later.
     const refund = stripeEvent("charge.refunded", refundedCharge(held.paymentIntentId, 15000));
     expect(await (await sendWebhook(refund)).json()).toMatchObject({ result: "processed" });
     expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    // The hold is given up at once.
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
 
     await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
-    expect((await getBooking(held.bookingId)).status).toBe("awaiting_payment");
+    expect((await getBooking(held.bookingId)).status).toBe("expired");
     expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
     // The browser's return says so, rather than that the payment does not match.
     const returned = await confirm(client, held.bookingId, held.paymentIntentId);
@@ -808,14 +811,29 @@ describe("a refund made outside the app (the Stripe Dashboard)", () => {
     expect(await returned.json()).toMatchObject({ error: BOOKING_REFUSALS.refunded });
     expect(await notificationKinds(client.userId)).not.toContain("booking_confirmed");
 
-    // The hold then lapses, freeing the slot, and nothing is refunded twice.
+    // Nothing is confirmed or refunded twice later, and the client may book that time afresh.
     const sweep = await freeExpiredHolds(depsAt(new Date(held.holdExpiresAt + 1000)));
     expect(sweep.confirmed).toBe(0);
+    expect(await refundRequests(held.paymentIntentId)).toHaveLength(0);
+    expect((await getBooking(held.bookingId)).confirmedAt).toBeNull();
+    const again = await hold(client, expert.expertId, date);
+    expect(again.bookingId).not.toBe(held.bookingId);
+    expect(again.paymentIntentId).not.toBe(held.paymentIntentId);
+  });
+
+  it("never revives a lapsed hold whose late payment was refunded before its success arrived", async () => {
+    // The slow client's hold ran out and the slot went to another, whose hold ran out too.
+    const { held, taken } = await lapsedHoldRetaken();
+    await freeExpiredHolds(depsAt(new Date(taken.holdExpiresAt + 1000)));
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "cancelled" });
+    // The slow client's card went through after all, and support refunded it.
+    const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
+    await sendWebhook(stripeEvent("charge.refunded", refundedCharge(held.paymentIntentId, 15000)));
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
     expect((await getBooking(held.bookingId)).status).toBe("expired");
     expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
     expect(await refundRequests(held.paymentIntentId)).toHaveLength(0);
-    const upcoming = await db().select().from(bookings).where(eq(bookings.id, held.bookingId));
-    expect(upcoming[0]?.confirmedAt).toBeNull();
   });
 
   it("never confirms, from the hold sweep, a session refunded while nobody came back to pay", async () => {

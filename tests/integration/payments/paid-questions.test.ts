@@ -528,6 +528,18 @@ describe("capturing and cancelling", () => {
     expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
   });
 
+  it("never puts to the expert a question whose authorisation was released before it was recorded", async () => {
+    const expert = await newExpert("released-first", 1500);
+    const client = await newClient();
+    const asked = await ask(client, expert.expertId);
+    const intent = await stripeFake.setStatus(asked.paymentIntentId, "requires_capture");
+    const released = refundedCharge(asked.paymentIntentId, 1500, { captured: false });
+    await sendWebhook(stripeEvent("charge.refunded", released));
+    await sendWebhook(stripeEvent("payment_intent.amount_capturable_updated", intent));
+    expect(await getQuestion(asked.questionId)).toMatchObject({ status: "awaiting_payment" });
+    expect(await getLedger(asked.questionId)).toMatchObject({ status: "cancelled" });
+  });
+
   it("cancels the authorisation when the expert declines: the asker is never charged", async () => {
     const { expert, client, asked } = await paidQuestion();
     const response = await postForm(`/questions/${asked.questionId}/decline`, {}, { cookie: expert.cookie });
