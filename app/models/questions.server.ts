@@ -308,16 +308,20 @@ export async function askQuestion(
   ) {
     return { status: "pending", questionId: retried.id, paymentState: "authorized" };
   }
-  let question = retried
-    ? await reuseUnpaidQuestion(db, retried.id, input.asker.id, target, input.ask)
-    : null;
+  const unpaidId =
+    retried?.id ?? (await sameUnpaidQuestion(db, input.asker.id, target, input.ask.question, now));
+  let question = unpaidId ? await reuseUnpaidQuestion(db, unpaidId, input.asker.id, target, input.ask) : null;
   let intent: PaymentIntent | null = null;
   try {
     // Paying again: the PaymentIntent already made for it, as Stripe has it now (a saved creation
-    // response would hide an authorisation, and expires after a day). A cancelled one starts afresh.
+    // response would hide an authorisation, and expires after a day). A cancelled one starts afresh,
+    // and its question, which can never be paid for, no longer counts as waiting for payment.
     if (question?.paymentIntentId) {
       intent = await retrievePaymentIntent(deps.stripe, question.paymentIntentId);
-      if (!intent || intent.status === "canceled") question = null;
+      if (!intent || intent.status === "canceled") {
+        await dropUnpaidQuestion(db, question.id, now);
+        question = null;
+      }
     }
   } catch (error) {
     console.error(
@@ -488,6 +492,42 @@ async function insertUnpaidQuestion(
     })
     .returning({ id: questions.id });
   return row.id;
+}
+
+/** An unpaid question that can no longer be paid for: it expires, and its ledger line is cancelled. */
+function dropUnpaidQuestion(db: Database, questionId: number, now: Date) {
+  return db.batch([
+    db
+      .update(questions)
+      .set({ status: "expired", expiredAt: now, paymentState: "cancelled" })
+      .where(and(eq(questions.id, questionId), eq(questions.status, "awaiting_payment"))),
+    ledgerUpdateStatement(db, { questionId }, { status: "cancelled" }, { now, from: ["pending", "failed"] }),
+  ]);
+}
+
+/**
+ * The asker's unpaid question of the last hour with the same text to the same expert, at today's
+ * price: the Ask screen sent again without its retry (a reload after a declined card) pays for it
+ * rather than making another question and PaymentIntent.
+ */
+async function sameUnpaidQuestion(db: Database, userId: number, target: AskTarget, text: string, now: Date) {
+  const [row] = await db
+    .select({ id: questions.id })
+    .from(questions)
+    .where(
+      and(
+        eq(questions.userId, userId),
+        eq(questions.status, "awaiting_payment"),
+        target.expert ? eq(questions.expertId, target.expert.id) : isNull(questions.expertId),
+        eq(questions.question, text),
+        eq(questions.amount, target.price),
+        isNotNull(questions.paymentIntentId),
+        gte(questions.createdAt, new Date(now.getTime() - UNPAID_QUESTION_WINDOW_MS)),
+      ),
+    )
+    .orderBy(desc(questions.id))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 async function reuseUnpaidQuestion(
@@ -1253,18 +1293,7 @@ export async function dropUnpaidQuestionsOfClosingAccount(
       ),
     );
   for (const question of unpaid) {
-    await db.batch([
-      db
-        .update(questions)
-        .set({ status: "expired", expiredAt: now, paymentState: "cancelled" })
-        .where(and(eq(questions.id, question.id), eq(questions.status, "awaiting_payment"))),
-      ledgerUpdateStatement(
-        db,
-        { questionId: question.id },
-        { status: "cancelled" },
-        { now, from: ["pending", "failed"] },
-      ),
-    ]);
+    await dropUnpaidQuestion(db, question.id, now);
     if (deps.stripe && question.paymentIntentId) {
       await cancelPayment(deps.stripe, {
         subject: subjectOf(question.id),

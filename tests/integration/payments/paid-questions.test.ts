@@ -328,6 +328,40 @@ describe("attacks on the payment", () => {
     expect((await askNumber(9)).status).toBe(200);
   });
 
+  it("pays for the same unpaid question when it is sent again, and lets a dead one go", async () => {
+    const expert = await newExpert("unpaid-again", 1500);
+    const client = await newClient();
+    const first = await ask(client, expert.expertId);
+    // The Ask screen sent again without its retry (a reload after a declined card): the same
+    // question and PaymentIntent, as often as it takes, and no place used up.
+    for (let time = 0; time < 4; time += 1) {
+      expect(await ask(client, expert.expertId)).toMatchObject({
+        questionId: first.questionId,
+        paymentIntentId: first.paymentIntentId,
+      });
+    }
+    const others = [1, 2].map((n) =>
+      postJson(
+        "/api/questions",
+        { question: `Another unpaid question, number ${n}.`, expertId: expert.expertId },
+        client.cookie,
+      ),
+    );
+    expect((await Promise.all(others)).map((response) => response.status)).toEqual([200, 200]);
+    expect(await questionsOf(client.userId)).toHaveLength(3);
+
+    // Its PaymentIntent cancelled at Stripe, paying again makes a new question in its place, which
+    // the cap allows: the old one can never be paid for, and expires.
+    await stripeFake.setStatus(first.paymentIntentId, "canceled");
+    const again = await ask(client, expert.expertId, { questionId: first.questionId });
+    expect(again.questionId).not.toBe(first.questionId);
+    expect(await getQuestion(first.questionId)).toMatchObject({
+      status: "expired",
+      paymentState: "cancelled",
+    });
+    expect(await getLedger(first.questionId)).toMatchObject({ status: "cancelled" });
+  });
+
   it("refuses another question's PaymentIntent", async () => {
     const { asked: paidA } = await paidQuestion();
     const expert = await newExpert();
