@@ -520,7 +520,7 @@ export async function listPaymentsNeedingAttention(db: Database, { limit = 50 } 
  * payment's own success (or before the app has recorded it), and a line marked refunded is never
  * captured or confirmed again. A released authorisation (an uncaptured charge) is a cancellation.
  */
-export function onChargeRefunded(db: Database, charge: Stripe.Charge, now: Date) {
+export async function onChargeRefunded(db: Database, charge: Stripe.Charge, now: Date) {
   const intent = charge.payment_intent;
   const intentId = typeof intent === "string" ? intent : (intent?.id ?? null);
   if (!intentId) return { statements: [], note: "not a payment of ours" };
@@ -536,34 +536,26 @@ export function onChargeRefunded(db: Database, charge: Stripe.Charge, now: Date)
     );
     return { statements: [], note: "partly refunded: ledger unchanged" };
   }
-  if (charge.captured === false) {
+  const released = charge.captured === false;
+  // A captured charge's line moves from a cancelled state too: a lapsed hold's payment that went
+  // through after all, then refunded.
+  const from: PaymentStatus[] = released
+    ? ["pending", "authorized"]
+    : ["pending", "authorized", "captured", "failed", "cancelled"];
+  const ofThisPayment = and(eq(payments.stripePaymentIntentId, intentId), inArray(payments.status, from));
+  // The event is "processed" only when it changes something: the app's own refunds and cancellations
+  // have marked their line already, and a log that says otherwise hides a refund the app missed.
+  const [line] = await db.select({ id: payments.id }).from(payments).where(ofThisPayment).limit(1);
+  if (!line) return { statements: [], note: "ledger line already settled" };
+  if (released) {
     return {
-      statements: [
-        db
-          .update(payments)
-          .set({ status: "cancelled", updatedAt: now })
-          .where(
-            and(
-              eq(payments.stripePaymentIntentId, intentId),
-              inArray(payments.status, ["pending", "authorized"]),
-            ),
-          ),
-      ],
+      statements: [db.update(payments).set({ status: "cancelled", updatedAt: now }).where(ofThisPayment)],
       note: "authorisation released at Stripe",
     };
   }
   return {
     statements: [
-      // A cancelled line too: a lapsed hold's payment that went through after all, then refunded.
-      db
-        .update(payments)
-        .set({ status: "refunded", updatedAt: now })
-        .where(
-          and(
-            eq(payments.stripePaymentIntentId, intentId),
-            inArray(payments.status, ["pending", "authorized", "captured", "failed", "cancelled"]),
-          ),
-        ),
+      db.update(payments).set({ status: "refunded", updatedAt: now }).where(ofThisPayment),
       // A hold paid for and refunded before it was confirmed frees its slot: the client may book
       // that time again (a refunded hold is not one that ran out).
       db

@@ -789,6 +789,17 @@ describe("a refund made outside the app (the Stripe Dashboard)", () => {
     expect(await (await sendWebhook(stranger)).json()).toMatchObject({ result: "ignored" });
   });
 
+  it("says the refund of a session the app cancelled and refunded changed nothing", async () => {
+    const { client, held } = await paidBooking(15000);
+    expect((await cancel(held.bookingId, client.cookie)).status).toBe(200);
+    expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
+    const event = stripeEvent("charge.refunded", refundedCharge(held.paymentIntentId, 15000));
+    expect(await (await sendWebhook(event)).json()).toMatchObject({
+      result: "ignored",
+      note: "ledger line already settled",
+    });
+  });
+
   it("never confirms a session whose payment was refunded before its success reached the app", async () => {
     const expert = await newBookableExpert({ sessionPrice: 15000 });
     const client = await newClient();
