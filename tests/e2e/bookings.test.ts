@@ -18,7 +18,14 @@ import {
   type Viewport,
 } from "./harness";
 import { executeSql } from "./support/d1";
-import { gotoHydrated, reloadHydrated, sendIntoServerError, signInAs } from "./support/pages";
+import {
+  gotoHydrated,
+  pressTwiceAtOnce,
+  reloadHydrated,
+  sendIntoServerError,
+  signInAs,
+  watchPosts,
+} from "./support/pages";
 import { seriousA11yViolations } from "./support/watch";
 
 const BERLIN = { timezoneId: "Europe/Berlin" };
@@ -633,10 +640,7 @@ describe("the expert cancelling a session", () => {
     const expert = await newPage(PHONE);
     await signInAs(expert, "expert");
     await gotoHydrated(expert, "/expert/bookings");
-    const sent: string[] = [];
-    expert.on("request", (request) => {
-      if (request.method() === "POST" && request.url().includes("/cancel")) sent.push(request.url());
-    });
+    const cancels = watchPosts(expert, "/cancel");
     await expert
       .locator("tr", { hasText: name })
       .first()
@@ -644,18 +648,9 @@ describe("the expert cancelling a session", () => {
       .click();
     await expert.locator(".booking-dialog").getByRole("button", { name: "Cancel Session" }).click();
     const confirm = expert.getByRole("dialog", { name: "Cancel this session?" });
-    // Both clicks in one task, as a quick double click lands them, before the button can disable.
-    await confirm
-      .getByRole("button", { name: "Yes, cancel", exact: true })
-      .evaluate((button: HTMLButtonElement) => {
-        button.click();
-        button.click();
-      });
+    await pressTwiceAtOnce(confirm.getByRole("button", { name: "Yes, cancel", exact: true }));
     await expect.poll(() => expert.getByText("Session cancelled").first().isVisible()).toBe(true);
-    // Playwright may report the request after the page has drawn its answer.
-    await expect.poll(() => sent.length).toBeGreaterThan(0);
-    await expert.evaluate(() => new Promise((done) => setTimeout(done, 300)));
-    expect(sent).toHaveLength(1);
+    expect(await cancels.settled()).toHaveLength(1);
     expect(await expert.getByText("This session has already been cancelled.").count()).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
-import type { Page, Route } from "playwright-core";
+import type { Locator, Page, Route } from "playwright-core";
+import { expect } from "vitest";
 import { DEMO_ACCOUNTS } from "../../../app/lib/demo-accounts";
 
 /** What a form says when its submission cannot reach the server (app/components/keep-form-when-offline.ts). */
@@ -201,4 +202,31 @@ export async function demoExpertId(page: Page): Promise<number> {
   const id = Number(await page.locator("select[name=expertId]").inputValue());
   if (!(id > 0)) throw new Error(`/test-audio chose no expert (${id})`);
   return id;
+}
+
+/** Presses `button` twice in one task, as a quick double click lands both presses before the page can draw again. */
+export function pressTwiceAtOnce(button: Locator) {
+  return button.evaluate((element: HTMLElement) => {
+    element.click();
+    element.click();
+  });
+}
+
+/**
+ * Records the POST requests whose URL contains `part` from now on. `settled()` gives them once the
+ * first has been reported (Playwright may report a request after the page has drawn its answer) and
+ * a moment more has passed for any other.
+ */
+export function watchPosts(page: Page, part: string) {
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && request.url().includes(part)) sent.push(request.url());
+  });
+  return {
+    async settled() {
+      await expect.poll(() => sent.length).toBeGreaterThan(0);
+      await page.evaluate(() => new Promise((done) => setTimeout(done, 300)));
+      return sent;
+    },
+  };
 }
