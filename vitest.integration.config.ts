@@ -45,7 +45,7 @@ export default defineConfig(async () => {
   const testSettings = {
     setupFiles: ["./tests/integration/setup.ts"],
     // Pre-bundled: the stripe package ships sourcemaps without their sources, which Vite warns about per file.
-    deps: { optimizer: { ssr: { enabled: true, include: ["@remix-run/cloudflare", "stripe"] } } },
+    deps: { optimizer: { ssr: { enabled: true, include: ["stripe"] } } },
   };
 
   return {
@@ -55,6 +55,8 @@ export default defineConfig(async () => {
         { find: /^virtual:remix-server-build$/, replacement: serverBuild },
         // As in wrangler.toml: the Worker renders without the browser's DOM renderer.
         { find: /^react-dom$/, replacement: root("./workers/react-dom-on-the-server.ts") },
+        // As in wrangler.toml: Remix's runtime as an ES module, with the package's createCookie.
+        { find: /^@remix-run\/cloudflare$/, replacement: root("./workers/remix-cloudflare.ts") },
         { find: /^~\//, replacement: `${root("./app")}/` },
       ],
     },
