@@ -25,11 +25,18 @@ export function readToTheEnd(
   request: Request,
   { drainLimitBytes = DRAIN_LIMIT_BYTES }: { drainLimitBytes?: number } = {},
 ): { request: Request; finish: () => Promise<void> } {
-  // A GET or HEAD may not carry a body into a new Request; workerd discards an unread one itself.
-  if (!request.body || request.method === "GET" || request.method === "HEAD") {
-    return { request, finish: async () => {} };
-  }
+  if (!request.body) return { request, finish: async () => {} };
   const source = request.body.getReader();
+  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
+  if (request.method === "GET" || request.method === "HEAD") {
+    // A body on a GET or HEAD means nothing, and Remix's own copy of such a request
+    // (`new Request(url, request)`) throws: the app gets the request without it.
+    const { method, headers, signal, cf } = request;
+    return {
+      request: new Request(request.url, { method, headers, signal, cf }),
+      finish: () => drain(source, declared, drainLimitBytes),
+    };
+  }
   let ended = false;
   let delivered = 0;
   const body = new ReadableStream<Uint8Array>(
@@ -50,25 +57,29 @@ export function readToTheEnd(
     // Nothing is read ahead of the app.
     { highWaterMark: 0 },
   );
-  const declared = Number(request.headers.get("Content-Length") ?? Number.NaN);
   return {
     request: new Request(request, { body }),
-    async finish() {
-      if (ended || declared - delivered > drainLimitBytes) return;
-      let dropped = 0;
-      try {
-        for (;;) {
-          const chunk = await source.read();
-          if (chunk.done) return;
-          dropped += chunk.value.byteLength;
-          if (dropped > drainLimitBytes) {
-            await source.cancel();
-            return;
-          }
-        }
-      } catch {
-        // The client went away; its connection closes with it.
-      }
+    finish: async () => {
+      if (!ended) await drain(source, declared - delivered, drainLimitBytes);
     },
   };
+}
+
+/** Reads and drops what is left of a body, unless more than `limit` bytes are declared or sent. */
+async function drain(source: ReadableStreamDefaultReader<Uint8Array>, declaredLeft: number, limit: number) {
+  if (declaredLeft > limit) return;
+  let dropped = 0;
+  try {
+    for (;;) {
+      const chunk = await source.read();
+      if (chunk.done) return;
+      dropped += chunk.value.byteLength;
+      if (dropped > limit) {
+        await source.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away; its connection closes with it.
+  }
 }
