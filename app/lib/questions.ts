@@ -5,9 +5,9 @@ import { formatLocalDateTime } from "./dates";
 /** A question with no expert chosen costs this; an expert's own rate is never below it. */
 export const DEFAULT_QUESTION_PRICE = 500;
 /**
- * What a subscriber's daily question earns its expert: the standard question fee, never the expert's
- * own rate. A $20 subscription could otherwise draw a rate of up to $10,000 a day, which an expert
- * could farm by subscribing a second account and asking themselves.
+ * What a subscriber's daily question earns its expert at most: the standard question fee, never the
+ * expert's own rate (up to $10,000 a day, farmed by an expert subscribing a second account and asking
+ * themselves), and only while the subscriber's payments cover it (`subscriptionCreditStatement`).
  */
 export const SUBSCRIPTION_QUESTION_CREDIT = DEFAULT_QUESTION_PRICE;
 

@@ -471,6 +471,39 @@ export function ledgerUpdateStatement(
 }
 
 /**
+ * Captures a subscriber's answered question for its expert: the standard fee while what the
+ * subscriber has paid for subscriptions still covers it, less once it covers only part, and nothing
+ * after. Otherwise a $20 month would owe $5 for each of up to 31 daily questions, which an expert
+ * could farm by subscribing a second account and asking themselves. One statement, so two answers
+ * at once cannot both spend the same dollars.
+ */
+export function subscriptionCreditStatement(
+  db: Database,
+  question: { id: number; userId: number | null },
+  now: Date,
+) {
+  const totalOf = (kind: PaymentKind) =>
+    sql`(select coalesce(sum(paid.amount), 0) from ${payments} as paid
+      where paid.user_id = ${question.userId} and paid.kind = ${kind} and paid.status = 'captured')`;
+  const uncredited = sql`${totalOf("subscription")} - ${totalOf("subscription_question")}`;
+  return db
+    .update(payments)
+    .set({
+      status: "captured",
+      settledAt: now,
+      updatedAt: now,
+      amount: sql`min(${payments.amount}, max(0, coalesce(${uncredited}, 0)))`,
+    })
+    .where(
+      and(
+        eq(payments.questionId, question.id),
+        eq(payments.kind, "subscription_question"),
+        eq(payments.status, "authorized"),
+      ),
+    );
+}
+
+/**
  * The ledger change that goes with closing a question nobody is charged for (declined or expired):
  * its pending line is cancelled. An authorised one is left alone here: the caller cancels it at
  * Stripe first, and the ledger follows Stripe's answer.

@@ -41,6 +41,7 @@ import {
   PAYMENT_CANCELLED_CODE,
   type PaymentSubject,
   retrievePaymentIntent,
+  subscriptionCreditStatement,
   unchargedQuestionLedgerStatements,
   verifyPaymentIntent,
 } from "~/models/payments.server";
@@ -1050,7 +1051,7 @@ export async function answerQuestion(
       .where(openNow)
       .returning({ id: questions.id }),
     // Test mode and subscription questions owe the expert without a card to charge.
-    ...(question.paymentState === "test_mode" || question.paymentState === "subscription"
+    ...(question.paymentState === "test_mode"
       ? [
           ledgerUpdateStatement(
             db,
@@ -1059,7 +1060,9 @@ export async function answerQuestion(
             { now, from: ["authorized"] },
           ),
         ]
-      : []),
+      : question.paymentState === "subscription"
+        ? [subscriptionCreditStatement(db, question, now)]
+        : []),
     ...(question.userId === null
       ? []
       : notificationStatements(

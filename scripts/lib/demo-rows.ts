@@ -386,7 +386,7 @@ export function buildDemoRows(options: BuildDemoRowsOptions): DemoRows {
     }
 
     // Every paid question owes its expert a ledger line; a subscriber's question pays the standard
-    // fee (kind subscription_question, as askQuestion writes it), though the subscriber paid nothing.
+    // fee (kind subscription_question, as askQuestion writes it), covered by the charges below.
     if (paidAt) {
       const settledAt = demo.status === "answered" ? handledAt : null;
       const closedAt =

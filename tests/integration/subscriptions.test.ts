@@ -11,7 +11,14 @@ import { users } from "~/db/schema.server";
 import { formatUtcDate } from "~/lib/utc-dates";
 import { cancelSubscription, lapseEndedSubscriptions } from "~/models/subscriptions.server";
 import { db, get, insertAccount, postForm, sessionCookieFrom } from "./support/accounts";
-import { makeSubscriber, newClient, newExpert, notificationsOf, toastFrom } from "./support/questions";
+import {
+  getLedger,
+  makeSubscriber,
+  newClient,
+  newExpert,
+  notificationsOf,
+  toastFrom,
+} from "./support/questions";
 import { outboxTo } from "./support/scheduled";
 import {
   dashboardHtml,
@@ -66,8 +73,10 @@ describe("/subscribe in test mode", () => {
     const days = (user.subscriptionEndDate!.getTime() - started) / DAY_MS;
     expect(days).toBeGreaterThan(29.99);
     expect(days).toBeLessThan(30.01);
-    // Nothing was paid, so nothing is in the ledger.
-    expect(await subscriptionLines(user.id)).toEqual([]);
+    // Taken as paid, as test mode takes questions: the month's answers are credited from it.
+    expect(await subscriptionLines(user.id)).toMatchObject([
+      { amount: 2000, status: "captured", expertId: null },
+    ]);
     // The new account is signed in and its dashboard shows the subscription.
     const html = await dashboardHtml(cookie!);
     expect(html).toContain("Renews on");
@@ -85,6 +94,28 @@ describe("/subscribe in test mode", () => {
     expect(await outboxTo(visitor.email)).toEqual([
       expect.objectContaining({ subject: "Your subscription is active" }),
     ]);
+  });
+
+  it("credits the expert the standard fee for an answered question, from the month taken as paid", async () => {
+    const visitor = newVisitor("test-credit");
+    const subscribed = await postForm("/subscribe", visitor);
+    const cookie = sessionCookieFrom(subscribed)!;
+    const expert = await newExpert("test-credit", 1800);
+    const asked = await postForm(`/ask/${expert.expertId}`, { question: QUESTION }, { cookie });
+    const questionId = Number(
+      new URL(asked.headers.get("Location")!, "https://x").searchParams.get("question"),
+    );
+    const answered = await postForm(
+      `/questions/${questionId}/answer`,
+      { answer: "Track churn, activation and the cost of each box.", status: "answered" },
+      { cookie: expert.cookie },
+    );
+    expect(answered.status).toBe(200);
+    expect(await getLedger(questionId)).toMatchObject({
+      kind: "subscription_question",
+      status: "captured",
+      amount: 500,
+    });
   });
 
   it("refuses bad account fields with SPEC.md's messages and a taken username clearly", async () => {
@@ -176,6 +207,7 @@ describe("/subscribe in test mode", () => {
     expect((await notificationsOf(client.userId)).map((notice) => notice.title)).toEqual([
       "Your subscription is active",
     ]);
+    expect(await subscriptionLines(client.userId)).toHaveLength(1);
   });
 });
 

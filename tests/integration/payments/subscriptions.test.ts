@@ -381,6 +381,56 @@ describe("asking as a Stripe subscriber", () => {
     expect(await dashboardHtml(subscriber.cookie)).toContain("0 questions left today");
   });
 
+  it("credits its experts no more than the subscriber paid: the standard fee, then the rest, then nothing", async () => {
+    const subscriber = await activeSubscriber();
+    expect(await subscriptionLines(subscriber.userId)).toMatchObject([{ amount: 2000, status: "captured" }]);
+    const expert = await newExpert("sub-credit", 1800);
+    // Earlier days' answers already drew $18.00 of the $20.00 paid.
+    await db()
+      .insert(payments)
+      .values(
+        [500, 500, 500, 300].map((amount) => ({
+          kind: "subscription_question" as const,
+          status: "captured" as const,
+          amount,
+          userId: subscriber.userId,
+          expertId: expert.expertId,
+          settledAt: new Date(),
+        })),
+      );
+    const askAndAnswer = async (question: string) => {
+      const asked = await postForm(`/ask/${expert.expertId}`, { question }, { cookie: subscriber.cookie });
+      expect(asked.status).toBe(302);
+      const questionId = Number(
+        new URL(asked.headers.get("Location")!, "https://x").searchParams.get("question"),
+      );
+      expect(await getLedger(questionId)).toMatchObject({ status: "authorized", amount: 500 });
+      const answered = await postForm(
+        `/questions/${questionId}/answer`,
+        { answer: "A full answer, long enough to send.", status: "answered" },
+        { cookie: expert.cookie },
+      );
+      expect(answered.status).toBe(200);
+      return getLedger(questionId);
+    };
+
+    expect(await askAndAnswer(QUESTION)).toMatchObject({ status: "captured", amount: 200 });
+    // Tomorrow's question, once today's day is freed: nothing of the $20.00 is left to credit.
+    await db()
+      .update(questions)
+      .set({ subscriptionDay: "2000-01-01" })
+      .where(eq(questions.userId, subscriber.userId));
+    expect(await askAndAnswer("And a second question, on another day?")).toMatchObject({
+      status: "captured",
+      amount: 0,
+    });
+    const [credited] = await db()
+      .select({ total: sql<number>`sum(${payments.amount})` })
+      .from(payments)
+      .where(sql`${payments.userId} = ${subscriber.userId} and ${payments.kind} = 'subscription_question'`);
+    expect(credited.total).toBe(2000);
+  });
+
   it("accepts exactly one of two questions posted at the same instant", async () => {
     const subscriber = await activeSubscriber();
     const expert = await newExpert("race", 1500);
