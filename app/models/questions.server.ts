@@ -1071,12 +1071,17 @@ export async function answerQuestion(
             userId: question.userId,
             kind: "question_answered",
             title: "Your question was answered",
-            body: `${expert?.name ?? "An expert"} answered your question.`,
+            // An admin answering someone else's question is not that expert answering it.
+            body:
+              expert && input.actor.expertId !== expert.id
+                ? `Your question to ${expert.name} was answered.`
+                : `${expert?.name ?? "An expert"} answered your question.`,
             link: `/questions/${question.id}`,
             dedupeKey: `question_answered:question:${question.id}`,
           },
           { when: questionMovedNow(question.id, "answered", now) },
         )),
+    ...adminHandledStatements(db, { actor: input.actor, question, expert, outcome: "answered", now }),
   ]);
   void rest;
   if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
@@ -1087,6 +1092,37 @@ export async function answerQuestion(
   return { ok: true, status: "answered", payment: capture.ok ? "captured" : "capture_failed", expert };
 }
 
+/**
+ * When an admin answers or declines a question put to an expert, that expert is told: it is their
+ * question, and nothing else on their desk would say who closed it.
+ */
+function adminHandledStatements(
+  db: Database,
+  input: {
+    actor: Actor;
+    question: Pick<QuestionRow, "id" | "name">;
+    expert: AnsweringExpert | null;
+    outcome: "answered" | "rejected";
+    now: Date;
+  },
+) {
+  const { actor, question, expert, outcome, now } = input;
+  if (!expert || actor.expertId === expert.id) return [];
+  const verb = outcome === "answered" ? "answered" : "declined";
+  return notificationStatements(
+    db,
+    {
+      userId: expert.userId,
+      kind: outcome === "answered" ? "question_answered" : "question_declined",
+      title: `An administrator ${verb} one of your questions`,
+      body: `An administrator ${verb} ${question.name ?? "a client"}'s question #${question.id} for you.`,
+      link: "/expert/questions",
+      dedupeKey: `question_${verb}_by_admin:question:${question.id}`,
+    },
+    { when: questionMovedNow(question.id, outcome, now) },
+  );
+}
+
 async function alreadyHandled(db: Database, questionId: number): Promise<Refusal> {
   const current = await getQuestionRow(db, questionId);
   return current?.status === "answered"
@@ -1094,13 +1130,13 @@ async function alreadyHandled(db: Database, questionId: number): Promise<Refusal
     : { ok: false, httpStatus: 409, message: ANSWER_RESULT_MESSAGES.closed };
 }
 
-type AnsweringExpert = { id: number; name: string; customUrl: string | null };
+type AnsweringExpert = { id: number; userId: number; name: string; customUrl: string | null };
 
 /** The expert a question was put to: named in the asker's notification, their profile's caches cleared. */
 async function answeringExpert(db: Database, expertId: number | null): Promise<AnsweringExpert | null> {
   if (expertId === null) return null;
   const [row] = await db
-    .select({ id: experts.id, name: personName, customUrl: experts.customUrl })
+    .select({ id: experts.id, userId: experts.userId, name: personName, customUrl: experts.customUrl })
     .from(experts)
     .innerJoin(users, eq(users.id, experts.userId))
     .where(eq(experts.id, expertId))
@@ -1241,7 +1277,8 @@ export async function declineQuestion(
   const question = await getQuestionRow(db, input.questionId);
   const refusal = refusalFor(question, input.actor, now);
   if (refusal || !question) return refusal!;
-  const expertName = (await answeringExpert(db, question.expertId))?.name ?? "An expert";
+  const expert = await answeringExpert(db, question.expertId);
+  const expertName = expert?.name ?? "An expert";
   // An admin declining someone else's question is not that expert declining it.
   const declined =
     input.actor.expertId !== null && input.actor.expertId === question.expertId
@@ -1269,6 +1306,7 @@ export async function declineQuestion(
           },
           { when: questionMovedNow(question.id, "rejected", now) },
         )),
+    ...adminHandledStatements(db, { actor: input.actor, question, expert, outcome: "rejected", now }),
   ]);
   if ((updated as unknown[]).length === 0) return alreadyHandled(db, question.id);
   if (question.paymentState !== "authorized") return { ok: true, payment: "none" };

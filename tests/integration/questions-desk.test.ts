@@ -291,6 +291,14 @@ describe("declining a question", () => {
     expect(await getQuestion(question.id)).toMatchObject({ status: "rejected" });
     const [note] = await notificationsOf(client.userId);
     expect(note.body).toBe(`Your question to ${expert.username} Name was declined. You were not charged.`);
+    // And the expert hears who closed their question.
+    expect(await notificationsOf(expert.userId)).toEqual([
+      expect.objectContaining({
+        title: "An administrator declined one of your questions",
+        body: `An administrator declined Test Asker's question #${question.id} for you.`,
+        link: "/expert/questions",
+      }),
+    ]);
   });
 
   it("gives a subscriber the day's question back", async () => {
@@ -415,6 +423,15 @@ describe("the admin area (/admin)", () => {
     const response = await answer(question.id, admin.cookie, { who: "admin" });
     expect(response.status).toBe(200);
     expect((await getQuestion(question.id)).status).toBe("answered");
+    // Told as it happened: the expert did not write it, and hears that an admin did.
+    const [toClient] = await notificationsOf(client.userId);
+    expect(toClient.body).toBe(`Your question to ${expert.username} Name was answered.`);
+    expect(await notificationsOf(expert.userId)).toEqual([
+      expect.objectContaining({
+        title: "An administrator answered one of your questions",
+        body: `An administrator answered Test Asker's question #${question.id} for you.`,
+      }),
+    ]);
   });
 
   it("keeps clients out (/forbidden) and sends signed-out visitors to /admin/login", async () => {
