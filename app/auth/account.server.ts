@@ -20,6 +20,7 @@ import { endSubscriptionOfDeletedAccount, subscriptionDeps } from "~/models/subs
 import {
   changeUserPassword,
   deleteUserAccount,
+  isLastAdmin,
   type SessionUser,
   updateUserProfile,
 } from "~/models/users.server";
@@ -157,6 +158,9 @@ export async function handleAccountAction(
   }
 }
 
+export const LAST_ADMIN_MESSAGE =
+  "This is the only administrator account. It cannot be deleted while nobody else can run the admin area.";
+
 /**
  * Deletes the signed-in person's account (settings page and DELETE /api/users/{id}). A deleted person
  * is never billed again: their subscription ends first, or nothing is deleted. An expert's clients are
@@ -168,7 +172,10 @@ export async function handleAccountAction(
 export async function closeAccount(
   context: AppLoadContext,
   user: SessionUser,
-): Promise<{ ok: true } | { ok: false; message: string }> {
+): Promise<{ ok: true } | { ok: false; message: string; status?: 409 }> {
+  if (await isLastAdmin(context.primaryDb, user)) {
+    return { ok: false, status: 409, message: LAST_ADMIN_MESSAGE };
+  }
   const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
   if (!ended.ok) return ended;
   const expert = user.expertProfile;

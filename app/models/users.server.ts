@@ -113,6 +113,23 @@ export function toSessionUser(row: SessionUserRow): SessionUser {
 export const isExpertUser = (user: SessionUser) => user.role === "expert" || user.expertProfile !== null;
 export const isAdminUser = (user: SessionUser) => user.role === "admin" || user.isAdmin;
 
+/** True when no other live account is an admin: closing this one would leave nobody to run the admin area. */
+export async function isLastAdmin(db: Database, user: SessionUser): Promise<boolean> {
+  if (!isAdminUser(user)) return false;
+  const [other] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        sql`(${users.isAdmin} = 1 or ${users.role} = 'admin')`,
+        isNull(users.deletedAt),
+        sql`${users.id} <> ${user.id}`,
+      ),
+    )
+    .limit(1);
+  return !other;
+}
+
 export async function getSessionUserById(db: Database, userId: number): Promise<SessionUser | null> {
   const [row] = await db
     .select(sessionUserColumns)

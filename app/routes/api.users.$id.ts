@@ -27,7 +27,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     }
     case "DELETE": {
       const closed = await closeAccount(context, user);
-      if (!closed.ok) return apiError(502, closed.message);
+      if (!closed.ok) return apiError(closed.status ?? 502, closed.message);
       return Response.json({ success: true }, { headers: { "Set-Cookie": clearSessionCookie() } });
     }
   }
