@@ -532,10 +532,16 @@ export async function setExpertVerified(
     .where(and(eq(experts.id, expertId), isNull(experts.deletedAt)))
     .limit(1);
   if (!expert) return null;
-  // Only a change of state writes: verifying twice keeps the first verification time.
+  // Only a change of state writes: verifying twice keeps the first verification time. The home page
+  // features verified experts only, so losing the mark takes an expert off it too.
   const update = db
     .update(experts)
-    .set({ isVerified: verified, verifiedAt: verified ? now : null, updatedAt: now })
+    .set({
+      isVerified: verified,
+      verifiedAt: verified ? now : null,
+      updatedAt: now,
+      ...(verified ? {} : { isTopExpert: false }),
+    })
     .where(and(eq(experts.id, expertId), isNull(experts.deletedAt), eq(experts.isVerified, !verified)));
   if (verified) {
     await db.batch([
@@ -555,15 +561,21 @@ export async function setExpertVerified(
   return { id: expertId, customUrl: expert.customUrl };
 }
 
-/** Features or unfeatures an expert (the home page's featured section lists featured experts only). */
+/**
+ * Features or unfeatures an expert (the home page's featured section lists featured experts only).
+ * Only a verified expert is featured: `"unverified"` when one is not (or lost the mark meanwhile).
+ */
 export async function setExpertFeatured(
   db: Database,
   { expertId, featured, now }: { expertId: number; featured: boolean; now: Date },
 ) {
+  const live = and(eq(experts.id, expertId), isNull(experts.deletedAt));
   const [row] = await db
     .update(experts)
     .set({ isTopExpert: featured, updatedAt: now })
-    .where(and(eq(experts.id, expertId), isNull(experts.deletedAt)))
+    .where(featured ? and(live, eq(experts.isVerified, true)) : live)
     .returning({ id: experts.id, customUrl: experts.customUrl });
-  return row ?? null;
+  if (row || !featured) return row ?? null;
+  const [exists] = await db.select({ id: experts.id }).from(experts).where(live).limit(1);
+  return exists ? ("unverified" as const) : null;
 }

@@ -69,7 +69,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAdminForAction(context, request);
   const submission = parseWithZod(await readForm(request), { schema: AdminExpertActionSchema });
   if (submission.status !== "success") {
-    return data({ ok: false, message: "Unknown action.", expertId: null }, { status: 400 });
+    // The schema's own message: "Unknown expert." for a bad id, "Unknown action." for a bad intent.
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? "Unknown action.";
+    return data({ ok: false, message, expertId: null }, { status: 400 });
   }
   const { intent, expertId } = submission.value;
   const now = new Date(context.now());
@@ -79,6 +81,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
       : await setExpertFeatured(context.primaryDb, { expertId, featured: intent === "feature", now });
   if (!changed)
     return data({ ok: false, message: "That expert no longer exists.", expertId }, { status: 404 });
+  if (changed === "unverified") {
+    return data({ ok: false, message: "Only a verified expert can be featured.", expertId }, { status: 409 });
+  }
   // The profile's Verified Expert mark and the home page's featured list change at once.
   await invalidateExpert(context, { id: changed.id, customUrls: [changed.customUrl] });
   return { ok: true, message: DONE[intent], expertId };
@@ -168,7 +173,11 @@ function ExpertRow({ expert }: { expert: Row }) {
   const verified =
     pendingIntent === "verify" ? true : pendingIntent === "unverify" ? false : expert.isVerified;
   const featured =
-    pendingIntent === "feature" ? true : pendingIntent === "unfeature" ? false : expert.isTopExpert;
+    pendingIntent === "feature"
+      ? true
+      : pendingIntent === "unfeature" || pendingIntent === "unverify"
+        ? false
+        : expert.isTopExpert;
   // Said as soon as the answer arrives, while the list reloads: a row the change filtered out (verified
   // under Unverified) is gone by the time the fetcher is idle.
   useEffect(() => {
@@ -221,16 +230,18 @@ function ExpertRow({ expert }: { expert: Row }) {
         >
           {verified ? "Unverify" : "Verify"}
         </Button>
-        <Button
-          type="submit"
-          name="intent"
-          value={featured ? "unfeature" : "feature"}
-          variant="secondary"
-          size="sm"
-          aria-label={`${featured ? "Unfeature" : "Feature"} ${name}`}
-        >
-          {featured ? "Unfeature" : "Feature"}
-        </Button>
+        {verified || featured ? (
+          <Button
+            type="submit"
+            name="intent"
+            value={featured ? "unfeature" : "feature"}
+            variant="secondary"
+            size="sm"
+            aria-label={`${featured ? "Unfeature" : "Feature"} ${name}`}
+          >
+            {featured ? "Unfeature" : "Feature"}
+          </Button>
+        ) : null}
       </fetcher.Form>
     </li>
   );

@@ -49,7 +49,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   await requireAdminForAction(context, request);
   const submission = parseWithZod(await readForm(request), { schema: AdminMessageActionSchema });
-  if (submission.status !== "success") return data({ ok: false }, { status: 400 });
+  if (submission.status !== "success") {
+    const message = Object.values(submission.error ?? {}).flat()[0] ?? "Unknown action.";
+    return data({ ok: false, message }, { status: 400 });
+  }
   const found = await setContactMessageHandled(context.primaryDb, {
     id: submission.value.messageId,
     handled: submission.value.intent === "handled",
@@ -57,7 +60,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   return found
     ? { ok: true, handled: submission.value.intent === "handled" }
-    : data({ ok: false }, { status: 404 });
+    : data({ ok: false, message: "That message no longer exists." }, { status: 404 });
 }
 
 export const clientAction = keepFormWhenOffline;
@@ -130,7 +133,11 @@ function MessageItem({ message }: { message: Message }) {
                 ? "Message reopened"
                 : "Message marked handled",
           }
-        : { title: "Update failed", description: "That message no longer exists.", variant: "destructive" },
+        : {
+            title: "Update failed",
+            description: "message" in fetcher.data ? fetcher.data.message : undefined,
+            variant: "destructive",
+          },
     );
   }, [fetcher.data]);
   // One line: messages stored before subjects were made single-line may hold a line break.

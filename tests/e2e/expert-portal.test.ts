@@ -324,6 +324,15 @@ describe("admin verification in the browser", () => {
     await expect.poll(() => found.getByText("Top Expert").isVisible()).toBe(true);
     await found.getByRole("button", { name: /^Unfeature / }).click();
     await expect.poll(() => found.getByText("Top Expert").count()).toBe(0);
+    // Losing the mark takes a featured expert off the home page too; an unverified one has no Feature.
+    await found.getByRole("button", { name: /^Feature / }).click();
+    await expect.poll(() => found.getByText("Top Expert").isVisible()).toBe(true);
+    await found.getByRole("button", { name: /^Unverify / }).click();
+    await expect.poll(() => page.getByText("Verification removed").first().isVisible()).toBe(true);
+    await page.reload();
+    await expect.poll(() => found.getByRole("button", { name: /^Verify / }).isVisible()).toBe(true);
+    expect(await found.getByText("Top Expert").count()).toBe(0);
+    expect(await found.getByRole("button", { name: /Feature / }).count()).toBe(0);
 
     await gotoHydrated(page, "/admin/messages?filter=all");
     expect(await page.getByRole("heading", { name: "Contact messages" }).isVisible()).toBe(true);

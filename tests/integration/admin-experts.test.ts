@@ -122,7 +122,7 @@ describe("admin: experts (verify and feature)", () => {
   });
 
   it("features and unfeatures an expert (top expert), refreshing the featured list", async () => {
-    const { expert } = await insertExpert(db());
+    const { expert } = await insertExpert(db(), { expert: { isVerified: true } });
     await env.CACHE.put(cacheKeys.featuredExperts(), JSON.stringify({ value: [] }));
     const feature = await postForm(
       "/admin/experts",
@@ -138,6 +138,26 @@ describe("admin: experts (verify and feature)", () => {
       { cookie: adminCookie },
     );
     expect((await expertRow(expert.id)).isTopExpert).toBe(false);
+  });
+
+  it("features verified experts only, and takes an expert off the featured list with the mark", async () => {
+    const { expert, user } = await insertExpert(db(), { expert: { isVerified: true } });
+    const act = (intent: string) =>
+      postForm("/admin/experts.data", { intent, expertId: String(expert.id) }, { cookie: adminCookie });
+    expect((await act("feature")).status).toBe(200);
+    expect(await expertRow(expert.id)).toMatchObject({ isVerified: true, isTopExpert: true });
+    await env.CACHE.put(cacheKeys.featuredExperts(), JSON.stringify({ value: [] }));
+    expect((await act("unverify")).status).toBe(200);
+    expect(await expertRow(expert.id)).toMatchObject({ isVerified: false, isTopExpert: false });
+    expect(await env.CACHE.get(cacheKeys.featuredExperts())).toBeNull();
+    const refused = await act("feature");
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("Only a verified expert can be featured.");
+    expect((await expertRow(expert.id)).isTopExpert).toBe(false);
+    // The page offers no Feature button for an unverified expert.
+    const page = await (await get(`/admin/experts?q=${user.username}`, adminCookie)).text();
+    expect(page).toContain(`aria-label="Verify ${user.name}"`);
+    expect(page).not.toContain(`aria-label="Feature ${user.name}"`);
   });
 
   it("refuses the verify action from a non-admin with 403, changing nothing", async () => {
@@ -172,6 +192,20 @@ describe("admin: experts (verify and feature)", () => {
       (await postForm("/admin/experts", { intent: "verify", expertId: "999999" }, { cookie: adminCookie }))
         .status,
     ).toBe(404);
+    // Each refusal says what was wrong with it.
+    const badId = await postForm(
+      "/admin/experts.data",
+      { intent: "verify", expertId: "abc" },
+      { cookie: adminCookie },
+    );
+    expect(badId.status).toBe(400);
+    expect(await badId.text()).toContain("Unknown expert.");
+    const badIntent = await postForm(
+      "/admin/experts.data",
+      { intent: "delete", expertId: "1" },
+      { cookie: adminCookie },
+    );
+    expect(await badIntent.text()).toContain("Unknown action.");
     // Number() reads these as 10 and 1: the action must not pick an expert the form did not name.
     const { expert } = await insertExpert(db());
     for (const written of [`${expert.id / 10}e1`, `0x${expert.id.toString(16)}`]) {
@@ -315,6 +349,23 @@ describe("admin: contact messages", () => {
     expect(handled.headers.get("Location")).toMatch(/^\/admin\/messages\?filter=handled(&page=\d+)?$/);
     // Within the list: no redirect.
     expect((await get(`/admin/messages?page=${last - 1}`, adminCookie)).status).toBe(200);
+  });
+
+  it("says why a change was refused: no such message, or not a message id", async () => {
+    const gone = await postForm(
+      "/admin/messages.data",
+      { intent: "handled", messageId: "999999" },
+      { cookie: adminCookie },
+    );
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain("That message no longer exists.");
+    const malformed = await postForm(
+      "/admin/messages.data",
+      { intent: "handled", messageId: "abc" },
+      { cookie: adminCookie },
+    );
+    expect(malformed.status).toBe(400);
+    expect(await malformed.text()).toContain("Unknown message.");
   });
 
   it("refuses a non-admin with 403", async () => {
