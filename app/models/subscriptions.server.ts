@@ -593,6 +593,7 @@ export async function endSubscriptionOfDeletedAccount(
  * mode ones, which never renew): `active` or `past_due` with an end date at or before `now` become
  * `lapsed`. Idempotent: a second run finds nothing. A later Stripe event still applies (renewal
  * webhooks are newer than the last event applied), so a late renewal brings the subscription back.
+ * Each subscriber is told, under the key of Stripe's own deletion event, which then says nothing more.
  * Returns the ids of the users whose subscription lapsed.
  */
 export async function lapseEndedSubscriptions(db: Database, now: Date): Promise<number[]> {
@@ -606,9 +607,28 @@ export async function lapseEndedSubscriptions(db: Database, now: Date): Promise<
         isNull(users.deletedAt),
       ),
     )
-    .returning({ id: users.id });
+    .returning({
+      id: users.id,
+      subscriptionId: users.stripeSubscriptionId,
+      endDate: users.subscriptionEndDate,
+    });
+  const notices = rows.flatMap((row) =>
+    notificationStatements(db, {
+      userId: row.id,
+      kind: "subscription",
+      title: "Your subscription has ended",
+      body: ENDED_NOTICE_BODY,
+      link: "/subscribe",
+      dedupeKey: `subscription_ended:${row.subscriptionId ?? `user-${row.id}-${row.endDate?.getTime()}`}`,
+    }),
+  );
+  const [first, ...rest] = notices;
+  if (first) await db.batch([first, ...rest]);
   return rows.map((row) => row.id);
 }
+
+const ENDED_NOTICE_BODY =
+  "Your monthly subscription has ended. Questions are now paid one at a time; you can subscribe again at any time.";
 
 // ---------------------------------------------------------------------------------------------
 // Reading, for the dashboard
@@ -929,7 +949,7 @@ export async function onSubscriptionDeleted(
             userId: user.id,
             kind: "subscription",
             title: "Your subscription has ended",
-            body: "Your monthly subscription has ended. Questions are now paid one at a time; you can subscribe again at any time.",
+            body: ENDED_NOTICE_BODY,
             link: "/subscribe",
             dedupeKey: `subscription_ended:${subscription.id}`,
           })

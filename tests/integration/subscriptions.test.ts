@@ -317,6 +317,19 @@ describe("lapseEndedSubscriptions (the scheduled task)", () => {
     expect((await userRow(current.userId)).subscriptionStatus).toBe("active");
     expect((await userRow(cancelled.userId)).subscriptionStatus).toBe("canceled");
     expect(await lapseEndedSubscriptions(db(), now)).toEqual([]);
+    // Each is told once, in the app and by e-mail; the others hear nothing.
+    const ends = async (userId: number) =>
+      (await notificationsOf(userId)).filter((notice) => notice.title === "Your subscription has ended");
+    for (const person of [ended, pastDue]) {
+      expect(await ends(person.userId)).toEqual([
+        expect.objectContaining({
+          link: "/subscribe",
+          body: expect.stringContaining("Questions are now paid one at a time"),
+        }),
+      ]);
+    }
+    expect(await ends(current.userId)).toEqual([]);
+    expect(await ends(cancelled.userId)).toEqual([]);
 
     // A lapsed subscriber asks and pays like anyone, and may subscribe again.
     const expert = await newExpert();
