@@ -7,7 +7,8 @@ export const DEFAULT_QUESTION_PRICE = 500;
 /**
  * What a subscriber's daily question earns its expert at most: the standard question fee, never the
  * expert's own rate (up to $10,000 a day, farmed by an expert subscribing a second account and asking
- * themselves), and only while the subscriber's payments cover it (`subscriptionCreditStatement`).
+ * themselves), and no more than a month's price over any 30 days of one subscriber's questions
+ * (`subscriptionCreditStatement`).
  */
 export const SUBSCRIPTION_QUESTION_CREDIT = DEFAULT_QUESTION_PRICE;
 

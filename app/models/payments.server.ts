@@ -13,6 +13,7 @@
 import { and, eq, inArray, isNotNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { bookings, type PAYMENT_KINDS, type PAYMENT_STATUSES, payments, questions } from "~/db/schema.server";
+import { SUBSCRIPTION_PRICE_CENTS } from "~/schemas/subscription";
 import {
   type PaymentIntent,
   type Stripe,
@@ -470,29 +471,39 @@ export function ledgerUpdateStatement(
     .where(from ? and(refWhere(ref), inArray(payments.status, [...from])) : refWhere(ref));
 }
 
+/** The most one subscriber's daily questions earn their experts over any 30 days: the month's price. */
+export const SUBSCRIPTION_CREDIT_PER_30_DAYS = SUBSCRIPTION_PRICE_CENTS;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dayOffset = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
 /**
- * Captures a subscriber's answered question for its expert: the standard fee while what the
- * subscriber has paid for subscriptions still covers it, less once it covers only part, and nothing
- * after. Otherwise a $20 month would owe $5 for each of up to 31 daily questions, which an expert
- * could farm by subscribing a second account and asking themselves. One statement, so two answers
- * at once cannot both spend the same dollars.
+ * Captures a subscriber's answered question for its expert: the standard fee, or what is left of
+ * the month's price once the subscriber's other answered questions within 29 days either side of
+ * this one's day have been credited (so no 30 days of one subscriber's questions earn more than
+ * the $20 a month they pay). Otherwise a month could owe $5 for each of up to 31 daily questions,
+ * which an expert could farm by subscribing a second account and asking themselves. Counted by the
+ * questions' days, not the subscription's invoices, so it holds whatever order Stripe's events come
+ * in. One statement, so two answers at once cannot both spend the same dollars.
  */
 export function subscriptionCreditStatement(
   db: Database,
-  question: { id: number; userId: number | null },
+  question: { id: number; userId: number | null; subscriptionDay: string | null },
   now: Date,
 ) {
-  const totalOf = (kind: PaymentKind) =>
-    sql`(select coalesce(sum(paid.amount), 0) from ${payments} as paid
-      where paid.user_id = ${question.userId} and paid.kind = ${kind} and paid.status = 'captured')`;
-  const uncredited = sql`${totalOf("subscription")} - ${totalOf("subscription_question")}`;
+  const day = question.subscriptionDay ?? now.toISOString().slice(0, 10);
+  const credited = sql`(select coalesce(sum(paid.amount), 0) from ${payments} as paid
+    join ${questions} as asked on asked.id = paid.question_id
+    where paid.user_id = ${question.userId} and paid.kind = 'subscription_question' and paid.status = 'captured'
+      and asked.subscription_day between ${dayOffset(day, -29)} and ${dayOffset(day, 29)})`;
   return db
     .update(payments)
     .set({
       status: "captured",
       settledAt: now,
       updatedAt: now,
-      amount: sql`min(${payments.amount}, max(0, coalesce(${uncredited}, 0)))`,
+      amount: sql`min(${payments.amount}, max(0, ${SUBSCRIPTION_CREDIT_PER_30_DAYS} - ${credited}))`,
     })
     .where(
       and(

@@ -23,7 +23,7 @@
 import type { AppLoadContext } from "@remix-run/cloudflare";
 import { and, eq, inArray, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { payments, users } from "~/db/schema.server";
+import { users } from "~/db/schema.server";
 import { formatCents } from "~/lib/money";
 import { formatUtcDate } from "~/lib/utc-dates";
 import { notificationStatements, notify } from "~/models/notifications.server";
@@ -152,17 +152,6 @@ export async function startSubscription(deps: SubscriptionDeps, userId: number):
     if (activated.length === 0) {
       return { status: "refused", httpStatus: 409, message: SUBSCRIPTION_MESSAGES.alreadyActive };
     }
-    // Taken as paid, as test mode takes questions: it is what the month's answers are credited from.
-    await db.insert(payments).values({
-      kind: "subscription",
-      status: "captured",
-      amount: SUBSCRIPTION_PRICE_CENTS,
-      currency: CURRENCY,
-      userId,
-      createdAt: now,
-      updatedAt: now,
-      settledAt: now,
-    });
     await notify(db, {
       userId,
       kind: "subscription",

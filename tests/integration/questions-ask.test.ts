@@ -511,7 +511,7 @@ describe("asking as a subscriber", () => {
     const lines = await db()
       .select()
       .from(payments)
-      .where(and(eq(payments.userId, client.userId), eq(payments.kind, "subscription_question")));
+      .where(and(eq(payments.userId, client.userId)));
     expect(lines).toHaveLength(1);
   });
 

@@ -19,6 +19,7 @@ import {
   newClient,
   newExpert,
   notificationsOf,
+  pendingQuestion,
   postJson,
   toastFrom,
 } from "../support/questions";
@@ -381,23 +382,35 @@ describe("asking as a Stripe subscriber", () => {
     expect(await dashboardHtml(subscriber.cookie)).toContain("0 questions left today");
   });
 
-  it("credits its experts no more than the subscriber paid: the standard fee, then the rest, then nothing", async () => {
+  it("credits no 30 days of a subscriber's questions more than the month's $20: the fee, then the rest, then nothing", async () => {
     const subscriber = await activeSubscriber();
-    expect(await subscriptionLines(subscriber.userId)).toMatchObject([{ amount: 2000, status: "captured" }]);
     const expert = await newExpert("sub-credit", 1800);
-    // Earlier days' answers already drew $18.00 of the $20.00 paid.
-    await db()
-      .insert(payments)
-      .values(
-        [500, 500, 500, 300].map((amount) => ({
-          kind: "subscription_question" as const,
-          status: "captured" as const,
-          amount,
-          userId: subscriber.userId,
-          expertId: expert.expertId,
-          settledAt: new Date(),
-        })),
-      );
+    const dayAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+    // Earlier days' answers: $18.00 within the last 30 days, and $5.00 from 40 days ago, which no
+    // 30 days with today in them reach.
+    for (const [days, amount] of [
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 300],
+      [40, 500],
+    ]) {
+      const earlier = await pendingQuestion(subscriber.userId, expert.expertId, {
+        status: "answered",
+        answer: "An earlier day's answer.",
+        paymentState: "subscription",
+        subscriptionDay: dayAgo(days),
+      });
+      await db().insert(payments).values({
+        kind: "subscription_question",
+        status: "captured",
+        amount,
+        userId: subscriber.userId,
+        expertId: expert.expertId,
+        questionId: earlier.id,
+        settledAt: new Date(),
+      });
+    }
     const askAndAnswer = async (question: string) => {
       const asked = await postForm(`/ask/${expert.expertId}`, { question }, { cookie: subscriber.cookie });
       expect(asked.status).toBe(302);
@@ -411,24 +424,18 @@ describe("asking as a Stripe subscriber", () => {
         { cookie: expert.cookie },
       );
       expect(answered.status).toBe(200);
-      return getLedger(questionId);
+      return { questionId, line: await getLedger(questionId) };
     };
 
-    expect(await askAndAnswer(QUESTION)).toMatchObject({ status: "captured", amount: 200 });
-    // Tomorrow's question, once today's day is freed: nothing of the $20.00 is left to credit.
+    const first = await askAndAnswer(QUESTION);
+    expect(first.line).toMatchObject({ status: "captured", amount: 200 });
+    // Today's question moved to five days ago frees today: a second one within the same 30 days earns nothing.
     await db()
       .update(questions)
-      .set({ subscriptionDay: "2000-01-01" })
-      .where(eq(questions.userId, subscriber.userId));
-    expect(await askAndAnswer("And a second question, on another day?")).toMatchObject({
-      status: "captured",
-      amount: 0,
-    });
-    const [credited] = await db()
-      .select({ total: sql<number>`sum(${payments.amount})` })
-      .from(payments)
-      .where(sql`${payments.userId} = ${subscriber.userId} and ${payments.kind} = 'subscription_question'`);
-    expect(credited.total).toBe(2000);
+      .set({ subscriptionDay: dayAgo(5) })
+      .where(eq(questions.id, first.questionId));
+    const second = await askAndAnswer("And a second question, on another day?");
+    expect(second.line).toMatchObject({ status: "captured", amount: 0 });
   });
 
   it("accepts exactly one of two questions posted at the same instant", async () => {

@@ -39,7 +39,7 @@ export async function newAdmin(): Promise<Person> {
   return { userId, expertId: null, cookie: await signIn(username, "admin-pass-1"), username };
 }
 
-/** Gives a client an active subscription and its month's payment (as Stripe's webhooks would). */
+/** Gives a client an active subscription (as the subscriptions issue's webhooks will). */
 export async function makeSubscriber(userId: number, { endsInDays = 30 } = {}) {
   await db()
     .update(users)
@@ -48,9 +48,6 @@ export async function makeSubscriber(userId: number, { endsInDays = 30 } = {}) {
       subscriptionEndDate: new Date(Date.now() + endsInDays * 86_400_000),
     })
     .where(eq(users.id, userId));
-  await db()
-    .insert(payments)
-    .values({ kind: "subscription", status: "captured", amount: 2000, userId, settledAt: new Date() });
 }
 
 /** A question already paid (test mode) and waiting for `expertId`, asked by `userId`. */
