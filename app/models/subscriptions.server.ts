@@ -582,38 +582,55 @@ export async function endSubscriptionOfDeletedAccount(
  * mode ones, which never renew): `active` or `past_due` with an end date at or before `now` become
  * `lapsed`. Idempotent: a second run finds nothing. A later Stripe event still applies (renewal
  * webhooks are newer than the last event applied), so a late renewal brings the subscription back.
- * Each subscriber is told, under the key of Stripe's own deletion event, which then says nothing more.
+ * A test-mode subscriber is told here, in the same batch; a Stripe subscriber is told by Stripe's
+ * deletion event, since a renewal that comes late may still bring theirs back.
  * Returns the ids of the users whose subscription lapsed.
  */
 export async function lapseEndedSubscriptions(db: Database, now: Date): Promise<number[]> {
-  const rows = await db
-    .update(users)
-    .set({ subscriptionStatus: "lapsed", subscriptionCancelAtPeriodEnd: false })
-    .where(
-      and(
-        inArray(users.subscriptionStatus, ["active", "past_due"]),
-        lte(users.subscriptionEndDate, now),
-        isNull(users.deletedAt),
-      ),
-    )
-    .returning({
-      id: users.id,
-      subscriptionId: users.stripeSubscriptionId,
-      endDate: users.subscriptionEndDate,
-    });
-  const notices = rows.flatMap((row) =>
-    notificationStatements(db, {
-      userId: row.id,
-      kind: "subscription",
-      title: "Your subscription has ended",
-      body: ENDED_NOTICE_BODY,
-      link: "/subscribe",
-      dedupeKey: `subscription_ended:${row.subscriptionId ?? `user-${row.id}-${row.endDate?.getTime()}`}`,
-    }),
+  const ended = and(
+    inArray(users.subscriptionStatus, ["active", "past_due"]),
+    lte(users.subscriptionEndDate, now),
+    isNull(users.deletedAt),
   );
-  const [first, ...rest] = notices;
-  if (first) await db.batch([first, ...rest]);
-  return rows.map((row) => row.id);
+  const due = await db
+    .select({ id: users.id, subscriptionId: users.stripeSubscriptionId, endDate: users.subscriptionEndDate })
+    .from(users)
+    .where(ended);
+  if (due.length === 0) return [];
+  const [lapsed] = await db.batch([
+    db
+      .update(users)
+      .set({ subscriptionStatus: "lapsed", subscriptionCancelAtPeriodEnd: false })
+      .where(
+        and(
+          inArray(
+            users.id,
+            due.map((row) => row.id),
+          ),
+          ended,
+        ),
+      )
+      .returning({ id: users.id }),
+    ...due
+      .filter((row) => row.subscriptionId === null)
+      .flatMap((row) =>
+        notificationStatements(
+          db,
+          {
+            userId: row.id,
+            kind: "subscription",
+            title: "Your subscription has ended",
+            body: ENDED_NOTICE_BODY,
+            link: "/subscribe",
+            dedupeKey: `subscription_ended:user-${row.id}-${row.endDate?.getTime()}`,
+          },
+          {
+            when: sql`exists (select 1 from ${users} where ${users.id} = ${row.id} and ${users.subscriptionStatus} = 'lapsed' and ${users.stripeSubscriptionId} is null)`,
+          },
+        ),
+      ),
+  ]);
+  return lapsed.map((row) => row.id);
 }
 
 const ENDED_NOTICE_BODY =
@@ -924,7 +941,8 @@ export async function onSubscriptionDeleted(
     return { statements: [], note: "not the current subscription" };
   const ended = { ...subscription, status: "canceled" } as Stripe.Subscription;
   if (!ended.ended_at && !ended.canceled_at) ended.ended_at = event.created;
-  const notify = user.status === "active" || user.status === "past_due" || user.status === "unpaid";
+  // Lapsed too: the scheduled task may have ended it first, and it tells only test-mode subscribers.
+  const notify = ["active", "past_due", "unpaid", "lapsed"].includes(user.status ?? "");
   return {
     statements: [
       ...subscriptionStateStatements(db, {

@@ -546,6 +546,10 @@ describe("Stripe's subscription webhooks", () => {
       .set({ subscriptionEndDate: new Date(Date.now() - 1000) })
       .where(eq(users.id, subscriber.userId));
     expect(await lapseEndedSubscriptions(db(), new Date())).toContain(subscriber.userId);
+    // Not told it ended: Stripe's own deletion event says so, and here the renewal comes instead.
+    expect((await noticesOf(subscriber.userId)).map((notice) => notice.title)).not.toContain(
+      "Your subscription has ended",
+    );
 
     await expectRefusedAsActive(subscriber);
     expect((await stripeFake.subscription(subscriber.subscriptionId)).status).toBe("active");
@@ -555,6 +559,25 @@ describe("Stripe's subscription webhooks", () => {
       subscriptionStatus: "active",
     });
     expect(row.subscriptionEndDate!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it("says the subscription ended, once, when Stripe's deletion comes after the scheduled lapse", async () => {
+    const subscriber = await activeSubscriber();
+    await db()
+      .update(users)
+      .set({ subscriptionEndDate: new Date(Date.now() - 1000) })
+      .where(eq(users.id, subscriber.userId));
+    expect(await lapseEndedSubscriptions(db(), new Date())).toContain(subscriber.userId);
+    const ended = await stripeFake.end(subscriber.subscriptionId);
+    const deletion = stripeEvent("customer.subscription.deleted", ended, { created: nowSeconds() + 5 });
+    await deliver(deletion);
+    await sendWebhook(deletion);
+    expect((await userRow(subscriber.userId)).subscriptionStatus).toBe("canceled");
+    expect(
+      (await noticesOf(subscriber.userId)).filter((notice) => notice.title === "Your subscription has ended"),
+    ).toEqual([
+      expect.objectContaining({ body: expect.stringContaining("Questions are now paid one at a time") }),
+    ]);
   });
 
   it("logs and acknowledges an event for an unknown customer, changing nothing", async () => {
