@@ -205,7 +205,10 @@ export async function closeAccount(
     await cancelBooking(bookingDeps(context), { actor, bookingId });
   }
   const images = await imagesOfUser(context.primaryDb, user.id);
-  await deleteUserAccount(context.primaryDb, user.id, new Date(context.now()));
+  if (!(await deleteUserAccount(context.primaryDb, user.id, new Date(context.now())))) {
+    // Another admin closed theirs meanwhile: this one is the last after all.
+    return { ok: false, status: 409, message: LAST_ADMIN_MESSAGE };
+  }
   // A hold paid, or a question asked and paid, while the above ran. Nothing confirms for a deleted
   // expert, and no question is paid for a deleted asker, so this second look finds every straggler.
   if (expert) await endExpertCommitments(context, actor, expert.id);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
@@ -220,42 +220,22 @@ export async function changeUserPassword(
   return "changed";
 }
 
+/** An admin account other than `userId` is still live: SQL for the conditions below. */
+const anotherAdminLives = (userId: number) =>
+  sql`exists (select 1 from ${users} as other where other.id <> ${userId} and other.deleted_at is null
+    and (other.is_admin = 1 or other.role = 'admin'))`;
+
 /**
  * Deletes an account: sessions end, personal data is removed, and the rows money depends on
- * (payments, questions, bookings) stay with the person's details blanked out.
+ * (payments, questions, bookings) stay with the person's details blanked out. The last admin's
+ * account is kept, checked in the same batch, so two admins deleting theirs at once leave one:
+ * false then, and nothing is changed.
  */
 export async function deleteUserAccount(db: Database, userId: number, now = new Date()) {
   const unusableHash = `deleted$${crypto.randomUUID()}`;
-  await db.batch([
-    db.delete(sessions).where(eq(sessions.userId, userId)),
-    db.delete(userFavorites).where(eq(userFavorites.userId, userId)),
-    // Their e-mails, sent or waiting: nothing more goes to them, and no copy of their address stays.
-    db
-      .delete(emailOutbox)
-      .where(
-        inArray(
-          emailOutbox.notificationId,
-          db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, userId)),
-        ),
-      ),
-    db.delete(notifications).where(eq(notifications.userId, userId)),
-    db.update(questions).set({ name: null, email: null }).where(eq(questions.userId, userId)),
-    db.update(bookings).set({ name: null, email: null, notes: null }).where(eq(bookings.userId, userId)),
-    db
-      .update(experts)
-      .set({
-        deletedAt: now,
-        customUrl: null,
-        isAvailable: false,
-        bio: "",
-        profileImage: null,
-        headerImage: null,
-        socialInstagram: null,
-        socialTwitter: null,
-        socialLinkedIn: null,
-        socialWebsite: null,
-      })
-      .where(eq(experts.userId, userId)),
+  // First in the batch; every later statement runs only if it deleted the account.
+  const deletedHere = sql`exists (select 1 from ${users} as closed where closed.id = ${userId} and closed.deleted_at = ${now.getTime()})`;
+  const [deleted] = await db.batch([
     db
       .update(users)
       .set({
@@ -270,6 +250,51 @@ export async function deleteUserAccount(db: Database, userId: number, now = new 
         passwordHash: unusableHash,
         deletedAt: now,
       })
-      .where(eq(users.id, userId)),
+      .where(
+        and(
+          eq(users.id, userId),
+          or(and(eq(users.isAdmin, false), ne(users.role, "admin")), anotherAdminLives(userId)),
+        ),
+      )
+      .returning({ id: users.id }),
+    db.delete(sessions).where(and(eq(sessions.userId, userId), deletedHere)),
+    db.delete(userFavorites).where(and(eq(userFavorites.userId, userId), deletedHere)),
+    // Their e-mails, sent or waiting: nothing more goes to them, and no copy of their address stays.
+    db
+      .delete(emailOutbox)
+      .where(
+        and(
+          inArray(
+            emailOutbox.notificationId,
+            db.select({ id: notifications.id }).from(notifications).where(eq(notifications.userId, userId)),
+          ),
+          deletedHere,
+        ),
+      ),
+    db.delete(notifications).where(and(eq(notifications.userId, userId), deletedHere)),
+    db
+      .update(questions)
+      .set({ name: null, email: null })
+      .where(and(eq(questions.userId, userId), deletedHere)),
+    db
+      .update(bookings)
+      .set({ name: null, email: null, notes: null })
+      .where(and(eq(bookings.userId, userId), deletedHere)),
+    db
+      .update(experts)
+      .set({
+        deletedAt: now,
+        customUrl: null,
+        isAvailable: false,
+        bio: "",
+        profileImage: null,
+        headerImage: null,
+        socialInstagram: null,
+        socialTwitter: null,
+        socialLinkedIn: null,
+        socialWebsite: null,
+      })
+      .where(and(eq(experts.userId, userId), deletedHere)),
   ]);
+  return deleted.length > 0;
 }

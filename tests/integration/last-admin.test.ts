@@ -3,9 +3,11 @@
  * contact messages or retry failed captures. (Its own file: storage is isolated per file, so the
  * admins here are the only ones.)
  */
+import { and, eq, isNull, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { LAST_ADMIN_MESSAGE } from "~/auth/account.server";
-import { insertAccount, postForm, signIn } from "./support/accounts";
+import { users } from "~/db/schema.server";
+import { db, insertAccount, postForm, signIn } from "./support/accounts";
 import { callApi, errorOf } from "./support/api";
 import { toastFrom } from "./support/questions";
 
@@ -32,5 +34,20 @@ describe("closing an administrator's account", () => {
     expect((await callApi("DELETE", `/api/users/${second.userId}`, { cookie: secondCookie })).status).toBe(
       409,
     );
+
+    // Two admins closing theirs at the same moment: one of them stays.
+    const third = await insertAccount("third-admin", "admin-pass-3", { role: "user" });
+    await db().update(users).set({ isAdmin: true }).where(eq(users.id, third.userId));
+    const thirdCookie = await signIn("third-admin", "admin-pass-3");
+    const both = await Promise.all([
+      callApi("DELETE", `/api/users/${second.userId}`, { cookie: secondCookie }),
+      callApi("DELETE", `/api/users/${third.userId}`, { cookie: thirdCookie }),
+    ]);
+    expect(both.map((response) => response.status).sort()).toEqual([200, 409]);
+    const live = await db()
+      .select({ id: users.id })
+      .from(users)
+      .where(and(isNull(users.deletedAt), or(eq(users.isAdmin, true), eq(users.role, "admin"))));
+    expect(live).toHaveLength(1);
   });
 });
