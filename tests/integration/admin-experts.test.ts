@@ -160,6 +160,20 @@ describe("admin: experts (verify and feature)", () => {
     expect(page).not.toContain(`aria-label="Feature ${user.name}"`);
   });
 
+  it("takes experts featured before that rule, and unverified, off the list (migration 0004)", async () => {
+    const { expert: unverified } = await insertExpert(db(), {
+      expert: { isVerified: false, isTopExpert: true },
+    });
+    const { expert: verified } = await insertExpert(db(), {
+      expert: { isVerified: true, isTopExpert: true },
+    });
+    const migration = env.TEST_MIGRATIONS.find((candidate) => candidate.name.startsWith("0004_"));
+    expect(migration).toBeDefined();
+    for (const query of migration!.queries) await env.DB.prepare(query).run();
+    expect((await expertRow(unverified.id)).isTopExpert).toBe(false);
+    expect((await expertRow(verified.id)).isTopExpert).toBe(true);
+  });
+
   it("refuses the verify action from a non-admin with 403, changing nothing", async () => {
     const { expert } = await insertExpert(db());
     const expertUser = await insertExpert(db(), { user: { password: "expert-pass-1" } });
