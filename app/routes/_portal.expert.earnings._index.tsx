@@ -7,7 +7,9 @@ import { buttonClass } from "~/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { formatCents } from "~/lib/money";
 import { formatMonth } from "~/lib/months";
+import { DEFAULT_QUESTION_PRICE } from "~/lib/questions";
 import { getEarningsOverview } from "~/models/earnings.server";
+import { SUBSCRIPTION_PRICE_CENTS } from "~/schemas/subscription";
 import portalHref from "~/styles/expert-portal.css";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: portalHref }];
@@ -18,6 +20,9 @@ export const meta: MetaFunction = () => [
 ];
 
 const MONTHS = 6;
+
+/** Why a subscriber's question can show as $0.00 (app/models/payments.server.ts, subscriptionCreditStatement). */
+const SUBSCRIPTION_CREDIT_NOTE = `A subscriber's daily question earns ${formatCents(DEFAULT_QUESTION_PRICE)}, until that subscriber's questions have earned ${formatCents(SUBSCRIPTION_PRICE_CENTS)} (their monthly price) within 30 days; later ones in those days earn nothing.`;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { expertId } = await requireExpert(context, request);
@@ -58,6 +63,7 @@ export default function Earnings() {
         <div>
           <h1>Earnings</h1>
           <p>What you have earned from answered questions and held sessions, refunds excluded.</p>
+          <p className="muted">{SUBSCRIPTION_CREDIT_NOTE}</p>
         </div>
         <div className="row">
           <a href="/expert/earnings/export" className={buttonClass({ variant: "secondary" })} download>

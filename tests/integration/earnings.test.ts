@@ -167,6 +167,10 @@ describe("earnings from the payments ledger", () => {
     expect(html).toContain('<span class="source-tile__count">1 question</span>');
     expect(html).toContain("Tips for increasing your revenue");
     expect(html).not.toContain("$999.00");
+    // Why a subscriber's question may show $0.00.
+    expect(html).toContain(
+      "A subscriber&#x27;s daily question earns $5.00, until that subscriber&#x27;s questions have earned $20.00 (their monthly price) within 30 days",
+    );
   });
 
   it("says No earnings data available yet when the ledger has nothing earned", async () => {
