@@ -422,7 +422,15 @@ export async function serveWithEdgeCache(
         if (refreshing) refreshing.refreshing = true;
         waitUntil(
           renderAndStore()
-            .then((response) => response.body?.cancel())
+            .then(async (response) => {
+              await response.body?.cancel();
+              // Gone meanwhile (a deleted expert): a not-found page is never stored, so the stale
+              // copy would otherwise be served until it expires.
+              if (response.status === 404 || response.status === 410) {
+                hot?.delete(key);
+                await cache.delete(key);
+              }
+            })
             .finally(() => {
               if (refreshing) refreshing.refreshing = false;
             }),

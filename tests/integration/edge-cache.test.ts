@@ -211,6 +211,32 @@ describe("the edge cache", () => {
     expect(body).toContain("<h1>Legal Experts</h1>");
   });
 
+  it("forgets a stale copy whose page is gone, instead of serving it until it expires", async () => {
+    const key = keyOf("/expert/424243");
+    await edge().put(
+      key,
+      new Response("a deleted expert's profile", {
+        headers: {
+          "Content-Type": "text/html; charset=utf-8",
+          "Cache-Control": "public, s-maxage=360",
+          "X-Edge-Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
+          "X-Edge-Stored-At": String(Date.now() - 120_000),
+        },
+      }),
+    );
+    const stale = await anonymous("/expert/424243");
+    expect(status(stale)).toBe("STALE");
+    await stale.body?.cancel();
+    // The background render found nothing: the next visitor gets the not-found page.
+    const gone = await eventually(async () => {
+      const response = await anonymous("/expert/424243");
+      await response.body?.cancel();
+      return response.status === 404 ? response : null;
+    }, "the not-found page once the stale copy is forgotten");
+    expect(status(gone)).toBe("MISS");
+    expect(await edge().match(key)).toBeUndefined();
+  });
+
   it("keys every copy by the build, so a new deploy never serves pages of the previous one", async () => {
     const { body } = await untilHit("/category/funding-and-finance");
     expect(body).toContain("Funding and Finance Experts");
