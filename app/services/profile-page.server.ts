@@ -3,7 +3,7 @@
  * /expert/{id}, /expert/{customUrl}, /experts/{id} and /{customUrl}.
  */
 
-import { type AppLoadContext, data } from "@remix-run/cloudflare";
+import { type AppLoadContext, data, redirect } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
 import { getOptionalUser, readWithSession } from "~/auth/session.server";
 import { expertProfilePath } from "~/lib/experts";
@@ -47,8 +47,17 @@ export async function loadProfilePage(
     readWithSession(context, request, favoritesMatching(lookup)),
   ]);
   if (!expert) throw notFound();
-  const favorited = user !== null && (favorites ?? []).some((row) => row.expertId === expert.id);
   const url = new URL(request.url);
+  // One spelling per address ("/expert/01" and "/Ada-Quill" lead to "/expert/1" and "/ada-quill"),
+  // so the edge cache keeps one copy of each, and a change or a deletion forgets them all.
+  const segments = url.pathname.split("/");
+  const written = decodeURIComponent(segments.at(-1) ?? "");
+  const canonical = "id" in lookup ? String(lookup.id) : expert.customUrl;
+  if (canonical && written && written !== canonical) {
+    segments[segments.length - 1] = encodeURIComponent(canonical);
+    throw redirect(`${segments.join("/")}${url.search}`, 301);
+  }
+  const favorited = user !== null && (favorites ?? []).some((row) => row.expertId === expert.id);
   return data(
     {
       origin: url.origin,

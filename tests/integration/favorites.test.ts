@@ -79,7 +79,8 @@ describe("the favourite heart on a profile", () => {
         return d1Queries(response) === 1 && html;
       }, `${path} signed in, read in one D1 round trip`);
     expect(heart(await pageInOneRoundTrip(`/expert/${ada.id}`), "Ada Quill")).toBe("true");
-    expect(heart(await (await get("/ADA-quill", cookie)).text(), "Ada Quill")).toBe("true");
+    expect(heart(await (await get("/ada-quill", cookie)).text(), "Ada Quill")).toBe("true");
+    expect((await get("/ADA-quill", cookie)).headers.get("Location")).toBe("/ada-quill");
     const bobPage = await pageInOneRoundTrip(`/experts/${bob.id}`);
     expect(heart(bobPage, "Bob Builder")).toBe("false");
   });

@@ -74,13 +74,7 @@ const metaContent = (page: string, key: string) =>
 
 describe("the public expert profile", () => {
   it("answers at /expert/{id}, /expert/{customUrl}, /experts/{id} and /{customUrl} with one canonical URL", async () => {
-    const paths = [
-      `/expert/${ada.id}`,
-      "/expert/ada-quill",
-      `/experts/${ada.id}`,
-      "/ada-quill",
-      "/Ada-Quill",
-    ];
+    const paths = [`/expert/${ada.id}`, "/expert/ada-quill", `/experts/${ada.id}`, "/ada-quill"];
     for (const path of paths) {
       const page = await html(path);
       expect(page, path).toContain('<h1 id="profile-name" class="profile__name">Ada Quill</h1>');
@@ -89,6 +83,24 @@ describe("the public expert profile", () => {
     }
     // Without a custom URL the canonical address is /expert/{id}.
     expect(canonicalOf(await html(`/experts/${plain.id}`))).toBe(`${BASE}/expert/${plain.id}`);
+  });
+
+  it("sends every other spelling of an address to the one spelling, so each page is cached once", async () => {
+    const spellings: Array<[string, string]> = [
+      ["/Ada-Quill", "/ada-quill"],
+      ["/ADA-QUILL?tab=qa", "/ada-quill?tab=qa"],
+      ["/expert/ADA-quill", "/expert/ada-quill"],
+      [`/expert/0${ada.id}`, `/expert/${ada.id}`],
+      [`/experts/00${ada.id}`, `/experts/${ada.id}`],
+    ];
+    for (const [written, canonical] of spellings) {
+      const response = await anonymous(written);
+      expect(response.status, written).toBe(301);
+      expect(response.headers.get("Location"), written).toBe(canonical);
+      await response.body?.cancel();
+    }
+    // An unknown one is still the not-found page, not a redirect.
+    expect((await anonymous("/expert/0424242")).status).toBe(404);
   });
 
   it("shows the header facts, badges, counts, rating and the ask and book prices", async () => {
