@@ -592,46 +592,60 @@ export async function lapseEndedSubscriptions(db: Database, now: Date): Promise<
     lte(users.subscriptionEndDate, now),
     isNull(users.deletedAt),
   );
-  const due = await db
-    .select({ id: users.id, subscriptionId: users.stripeSubscriptionId, endDate: users.subscriptionEndDate })
-    .from(users)
-    .where(ended);
-  if (due.length === 0) return [];
-  const [lapsed] = await db.batch([
-    db
-      .update(users)
-      .set({ subscriptionStatus: "lapsed", subscriptionCancelAtPeriodEnd: false })
-      .where(
-        and(
-          inArray(
-            users.id,
-            due.map((row) => row.id),
+  const lapsedIds: number[] = [];
+  // In rounds, each under D1's 100 bound parameters per query; what a run leaves, the next one takes.
+  for (let round = 0; round < LAPSE_ROUNDS; round++) {
+    const due = await db
+      .select({
+        id: users.id,
+        subscriptionId: users.stripeSubscriptionId,
+        endDate: users.subscriptionEndDate,
+      })
+      .from(users)
+      .where(ended)
+      .limit(LAPSE_ROUND_SIZE);
+    if (due.length === 0) break;
+    const [lapsed] = await db.batch([
+      db
+        .update(users)
+        .set({ subscriptionStatus: "lapsed", subscriptionCancelAtPeriodEnd: false })
+        .where(
+          and(
+            inArray(
+              users.id,
+              due.map((row) => row.id),
+            ),
+            ended,
           ),
-          ended,
+        )
+        .returning({ id: users.id }),
+      ...due
+        .filter((row) => row.subscriptionId === null)
+        .flatMap((row) =>
+          notificationStatements(
+            db,
+            {
+              userId: row.id,
+              kind: "subscription",
+              title: "Your subscription has ended",
+              body: ENDED_NOTICE_BODY,
+              link: "/subscribe",
+              dedupeKey: `subscription_ended:user-${row.id}-${row.endDate?.getTime()}`,
+            },
+            {
+              when: sql`exists (select 1 from ${users} where ${users.id} = ${row.id} and ${users.subscriptionStatus} = 'lapsed' and ${users.stripeSubscriptionId} is null)`,
+            },
+          ),
         ),
-      )
-      .returning({ id: users.id }),
-    ...due
-      .filter((row) => row.subscriptionId === null)
-      .flatMap((row) =>
-        notificationStatements(
-          db,
-          {
-            userId: row.id,
-            kind: "subscription",
-            title: "Your subscription has ended",
-            body: ENDED_NOTICE_BODY,
-            link: "/subscribe",
-            dedupeKey: `subscription_ended:user-${row.id}-${row.endDate?.getTime()}`,
-          },
-          {
-            when: sql`exists (select 1 from ${users} where ${users.id} = ${row.id} and ${users.subscriptionStatus} = 'lapsed' and ${users.stripeSubscriptionId} is null)`,
-          },
-        ),
-      ),
-  ]);
-  return lapsed.map((row) => row.id);
+    ]);
+    lapsedIds.push(...lapsed.map((row) => row.id));
+    if (due.length < LAPSE_ROUND_SIZE) break;
+  }
+  return lapsedIds;
 }
+
+const LAPSE_ROUND_SIZE = 50;
+const LAPSE_ROUNDS = 20;
 
 const ENDED_NOTICE_BODY =
   "Your monthly subscription has ended. Questions are now paid one at a time; you can subscribe again at any time.";

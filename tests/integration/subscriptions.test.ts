@@ -4,12 +4,13 @@
  * lapse of ended subscriptions. (With Stripe: tests/integration/payments/subscriptions.test.ts.)
  */
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDatabase } from "~/db/client.server";
 import { users } from "~/db/schema.server";
 import { formatUtcDate } from "~/lib/utc-dates";
 import { cancelSubscription, lapseEndedSubscriptions } from "~/models/subscriptions.server";
+import { buildUser } from "../factories";
 import { db, get, insertAccount, postForm, sessionCookieFrom } from "./support/accounts";
 import {
   getLedger,
@@ -294,6 +295,34 @@ describe("the dashboard's subscription panel (test mode)", () => {
 });
 
 describe("lapseEndedSubscriptions (the scheduled task)", () => {
+  it("lapses and tells 120 ended subscriptions in one run, past D1's 100 bound parameters", async () => {
+    const ended = new Date(Date.now() - DAY_MS);
+    const rows = Array.from({ length: 120 }, () =>
+      buildUser({ subscriptionStatus: "active", subscriptionEndDate: ended }),
+    );
+    // D1 takes at most 100 bound parameters a statement: 8 rows of a dozen columns at a time.
+    const inserted: number[] = [];
+    for (let start = 0; start < rows.length; start += 8) {
+      const made = await db()
+        .insert(users)
+        .values(rows.slice(start, start + 8))
+        .returning({ id: users.id });
+      inserted.push(...made.map((row) => row.id));
+    }
+    const lapsed = await lapseEndedSubscriptions(db(), new Date());
+    expect(lapsed).toEqual(expect.arrayContaining(inserted));
+    const still = await db()
+      .select({ id: users.id })
+      .from(users)
+      .where(and(inArray(users.id, inserted.slice(0, 90)), eq(users.subscriptionStatus, "active")));
+    expect(still).toEqual([]);
+    for (const userId of [inserted[0], inserted[119]]) {
+      expect((await notificationsOf(userId)).map((notice) => notice.title)).toEqual([
+        "Your subscription has ended",
+      ]);
+    }
+  });
+
   it("lapses active and past-due subscriptions past their end, once, and leaves the rest", async () => {
     const now = new Date();
     const ended = await newClient("ended");
