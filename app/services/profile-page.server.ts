@@ -48,11 +48,12 @@ export async function loadProfilePage(
   ]);
   if (!expert) throw notFound();
   const url = new URL(request.url);
-  // One spelling per address ("/expert/01" and "/Ada-Quill" lead to "/expert/1" and "/ada-quill"),
-  // so the edge cache keeps one copy of each, and a change or a deletion forgets them all.
+  // One spelling per address ("/expert/01" and "/Ada-Quill" lead to "/expert/1" and "/ada-quill", in
+  // lower case as expertProfilePath writes it), so the edge cache keeps one copy of each, and a change
+  // or a deletion forgets them all.
   const segments = url.pathname.split("/");
   const written = decodeURIComponent(segments.at(-1) ?? "");
-  const canonical = "id" in lookup ? String(lookup.id) : expert.customUrl;
+  const canonical = "id" in lookup ? String(lookup.id) : expert.customUrl?.toLowerCase();
   if (canonical && written && written !== canonical) {
     segments[segments.length - 1] = encodeURIComponent(canonical);
     throw redirect(`${segments.join("/")}${url.search}`, 301);

@@ -101,6 +101,22 @@ describe("the public expert profile", () => {
     }
     // An unknown one is still the not-found page, not a redirect.
     expect((await anonymous("/expert/0424242")).status).toBe(404);
+    // A custom URL stored with capitals (before they were refused) is spelled as every link spells it.
+    const { expert: legacy } = await addExpert(categories, {
+      first: "Lee",
+      last: "Gacy",
+      title: "Archivist",
+      categories: ["sales"],
+      questionRate: 500,
+      customUrl: "Legacy-Case",
+    });
+    const lower = await anonymous("/legacy-case");
+    expect(lower.status).toBe(200);
+    expect(canonicalOf(await lower.text())).toBe(`${BASE}/legacy-case`);
+    const stored = await anonymous("/Legacy-Case");
+    expect(stored.status).toBe(301);
+    expect(stored.headers.get("Location")).toBe("/legacy-case");
+    expect(legacy.customUrl).toBe("Legacy-Case");
   });
 
   it("shows the header facts, badges, counts, rating and the ask and book prices", async () => {
