@@ -1,5 +1,5 @@
 import type { HeadersArgs, LoaderFunctionArgs, MetaArgs } from "@remix-run/cloudflare";
-import { data } from "@remix-run/cloudflare";
+import { data, redirect } from "@remix-run/cloudflare";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { BrowsePage, browseMeta } from "~/components/expert-browse";
@@ -28,6 +28,10 @@ export const headers = ({ loaderHeaders }: HeadersArgs) => loaderHeaders;
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const slug = String(params.slug ?? "");
+  // One spelling per page (/category/SALES leads to /category/sales), so the edge cache keeps one copy.
+  if (slug !== slug.toLowerCase()) {
+    throw redirect(`/category/${encodeURIComponent(slug.toLowerCase())}${url.search}`, 301);
+  }
   const view = await loadBrowsePage(context, url, { basePath: `/category/${slug}`, pathCategory: slug });
   return data({ origin: url.origin, ...view }, { headers: publicPageHeaders(request) });
 }

@@ -170,6 +170,22 @@ describe("filters", () => {
     expect(all.html).toContain("<h1>Browse Experts</h1>");
   });
 
+  it("sends another spelling of a category's address to the one spelling, query kept", async () => {
+    for (const [written, canonical] of [
+      ["/category/Business-Automation", "/category/business-automation"],
+      ["/category/ALL?sort=price_low", "/category/all?sort=price_low"],
+    ]) {
+      const response = await anonymous(written);
+      expect(response.status, written).toBe(301);
+      expect(response.headers.get("Location"), written).toBe(canonical);
+      await response.body?.cancel();
+    }
+    expect((await anonymous("/category/NO-SUCH-THING")).headers.get("Location")).toBe(
+      "/category/no-such-thing",
+    );
+    expect((await anonymous("/category/no-such-thing")).status).toBe(404);
+  });
+
   it("filters by the price per question, in dollars, with the presets", async () => {
     expect(await names("/experts?maxPrice=10")).toEqual(FILLERS.slice(0, 5));
     expect(await names("/experts?minPrice=100&maxPrice=250")).toEqual(["Sally Brandt"]);
