@@ -32,6 +32,21 @@ beforeAll(async () => {
   cookie = await signIn("cache-client", "cache-pass-1");
 });
 
+/** Stores `body` as the edge cache's copy of `path`, as if stored `ageMs` ago. */
+async function storeCopy(path: string, body: string, ageMs: number) {
+  await edge().put(
+    keyOf(path),
+    new Response(body, {
+      headers: {
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": "public, s-maxage=360",
+        "X-Edge-Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
+        "X-Edge-Stored-At": String(Date.now() - ageMs),
+      },
+    }),
+  );
+}
+
 /** Requests `path` anonymously until the edge cache answers it (its copy is stored in the background). */
 async function untilHit(path: string) {
   return eventually(async () => {
@@ -190,18 +205,7 @@ describe("the edge cache", () => {
   });
 
   it("serves a copy past s-maxage while it re-renders in the background (stale-while-revalidate)", async () => {
-    const key = keyOf("/category/legal");
-    await edge().put(
-      key,
-      new Response("stale copy", {
-        headers: {
-          "Content-Type": "text/html; charset=utf-8",
-          "Cache-Control": "public, s-maxage=360",
-          "X-Edge-Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
-          "X-Edge-Stored-At": String(Date.now() - 120_000),
-        },
-      }),
-    );
+    await storeCopy("/category/legal", "stale copy", 120_000);
     const stale = await anonymous("/category/legal");
     expect(status(stale)).toBe("STALE");
     expect(await stale.text()).toBe("stale copy");
@@ -213,17 +217,7 @@ describe("the edge cache", () => {
 
   it("forgets a stale copy whose page is gone, instead of serving it until it expires", async () => {
     const key = keyOf("/expert/424243");
-    await edge().put(
-      key,
-      new Response("a deleted expert's profile", {
-        headers: {
-          "Content-Type": "text/html; charset=utf-8",
-          "Cache-Control": "public, s-maxage=360",
-          "X-Edge-Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
-          "X-Edge-Stored-At": String(Date.now() - 120_000),
-        },
-      }),
-    );
+    await storeCopy("/expert/424243", "a deleted expert's profile", 120_000);
     const stale = await anonymous("/expert/424243");
     expect(status(stale)).toBe("STALE");
     await stale.body?.cancel();
@@ -248,17 +242,7 @@ describe("the edge cache", () => {
   });
 
   it("renders anew once a copy is older than s-maxage plus stale-while-revalidate", async () => {
-    const key = keyOf("/category/sales");
-    await edge().put(
-      key,
-      new Response("expired copy", {
-        headers: {
-          "Cache-Control": "public, s-maxage=360",
-          "X-Edge-Cache-Control": PUBLIC_PAGE_CACHE_CONTROL,
-          "X-Edge-Stored-At": String(Date.now() - 400_000),
-        },
-      }),
-    );
+    await storeCopy("/category/sales", "expired copy", 400_000);
     const response = await anonymous("/category/sales");
     expect(status(response)).toBe("MISS");
     expect(await response.text()).toContain("<h1>Sales Experts</h1>");
