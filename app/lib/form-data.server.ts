@@ -180,3 +180,8 @@ function spellsReplacementCharacter(body: ArrayBuffer): boolean {
   }
   return false;
 }
+
+/** The first message of a refused form's fields ("Unknown expert."), or `fallback` when none names one. */
+export function firstFieldError(error: Record<string, string[] | null> | null | undefined, fallback: string) {
+  return Object.values(error ?? {}).flat()[0] ?? fallback;
+}

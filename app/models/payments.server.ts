@@ -13,6 +13,7 @@
 import { and, eq, inArray, isNotNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { bookings, type PAYMENT_KINDS, type PAYMENT_STATUSES, payments, questions } from "~/db/schema.server";
+import { addDays } from "~/lib/slots";
 import { SUBSCRIPTION_PRICE_CENTS } from "~/schemas/subscription";
 import {
   type PaymentIntent,
@@ -474,10 +475,6 @@ export function ledgerUpdateStatement(
 /** The most one subscriber's daily questions earn their experts over any 30 days: the month's price. */
 export const SUBSCRIPTION_CREDIT_PER_30_DAYS = SUBSCRIPTION_PRICE_CENTS;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-const dayOffset = (day: string, days: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
 /**
  * Captures a subscriber's answered question for its expert: the standard fee, or what is left of
  * the month's price once the subscriber's other answered questions within 29 days either side of
@@ -496,7 +493,7 @@ export function subscriptionCreditStatement(
   const credited = sql`(select coalesce(sum(paid.amount), 0) from ${payments} as paid
     join ${questions} as asked on asked.id = paid.question_id
     where paid.user_id = ${question.userId} and paid.kind = 'subscription_question' and paid.status = 'captured'
-      and asked.subscription_day between ${dayOffset(day, -29)} and ${dayOffset(day, 29)})`;
+      and asked.subscription_day between ${addDays(day, -29)} and ${addDays(day, 29)})`;
   return db
     .update(payments)
     .set({

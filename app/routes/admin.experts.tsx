@@ -17,7 +17,7 @@ import { Input, Label } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
 import { useFocusFallback } from "~/components/use-focus-fallback";
 import { publicProfilePath } from "~/lib/expert-urls";
-import { readForm } from "~/lib/form-data.server";
+import { firstFieldError, readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
 import { redirectPastLastPage, requestedPage } from "~/lib/pagination.server";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
@@ -70,7 +70,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const submission = parseWithZod(await readForm(request), { schema: AdminExpertActionSchema });
   if (submission.status !== "success") {
     // The schema's own message: "Unknown expert." for a bad id, "Unknown action." for a bad intent.
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? "Unknown action.";
+    const message = firstFieldError(submission.error, "Unknown action.");
     return data({ ok: false, message, expertId: null }, { status: 400 });
   }
   const { intent, expertId } = submission.value;

@@ -15,7 +15,7 @@ import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toast";
 import { useFocusFallback } from "~/components/use-focus-fallback";
-import { readForm } from "~/lib/form-data.server";
+import { firstFieldError, readForm } from "~/lib/form-data.server";
 import { formatDay } from "~/lib/format-date";
 import { redirectPastLastPage, requestedPage } from "~/lib/pagination.server";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
@@ -50,7 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   await requireAdminForAction(context, request);
   const submission = parseWithZod(await readForm(request), { schema: AdminMessageActionSchema });
   if (submission.status !== "success") {
-    const message = Object.values(submission.error ?? {}).flat()[0] ?? "Unknown action.";
+    const message = firstFieldError(submission.error, "Unknown action.");
     return data({ ok: false, message }, { status: 400 });
   }
   const found = await setContactMessageHandled(context.primaryDb, {
