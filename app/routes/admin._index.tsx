@@ -49,19 +49,30 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ? (filterParam as AdminFilter)
     : "all";
   const page = Math.min(Math.max(parseExpertId(url.searchParams.get("page")) ?? 1, 1), 1000);
-  const selectedId = parseExpertId(url.searchParams.get("question"));
+  const questionParam = url.searchParams.get("question");
+  const selectedId = parseExpertId(questionParam);
   const db = context.primaryDb;
   const [list, selected, captureFailures] = await Promise.all([
     listQuestionsForAdmin(db, { filter, page }),
     selectedId === null ? null : getQuestionForViewer(db, selectedId, actorOf(user)),
     listCaptureFailures(db),
   ]);
-  return { name: user.name ?? user.username, filter, page, ...list, selected, captureFailures };
+  // A link to a question that was deleted (its client closed their account), or a mistyped one.
+  const missingQuestion = questionParam !== null && selected === null;
+  return {
+    name: user.name ?? user.username,
+    filter,
+    page,
+    ...list,
+    selected,
+    missingQuestion,
+    captureFailures,
+  };
 }
 
 export default function AdminQuestions() {
   const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof loader>>;
-  const { name, filter, page, questions, hasMore, selected, captureFailures } = data;
+  const { name, filter, page, questions, hasMore, selected, missingQuestion, captureFailures } = data;
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const hrefWith = (changes: Record<string, string | null>) => {
@@ -98,6 +109,12 @@ export default function AdminQuestions() {
             ))}
           </ul>
         </section>
+      ) : null}
+
+      {missingQuestion ? (
+        <p className="notice notice--warning" role="status">
+          That question does not exist, or no longer does.
+        </p>
       ) : null}
 
       <div className={selected ? "admin-questions admin-questions--selected" : "admin-questions"}>

@@ -396,6 +396,23 @@ describe("the admin area (/admin)", () => {
     }
   });
 
+  it("says so when the question in the address does not exist, and still lists the others", async () => {
+    const admin = await newAdmin();
+    const client = await newClient();
+    const expert = await newExpert();
+    const question = await pendingQuestion(client.userId, expert.expertId);
+    for (const param of ["99999", "abc"]) {
+      const response = await get(`/admin?question=${param}`, admin.cookie);
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toContain("That question does not exist, or no longer does.");
+      expect(html).not.toContain("Answer Question #");
+      expect(html).toContain(`href="/admin?question=${question.id}"`);
+    }
+    const found = await (await get(`/admin?question=${question.id}`, admin.cookie)).text();
+    expect(found).not.toContain("does not exist");
+  });
+
   it("opens an answer form titled with the question's number, and answers any expert's question", async () => {
     const admin = await newAdmin();
     const expert = await newExpert();
