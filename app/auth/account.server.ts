@@ -202,7 +202,7 @@ export async function closeAccount(
     user.id,
     new Date(context.now()),
   )) {
-    await cancelBooking(bookingDeps(context), { actor, bookingId });
+    await cancelBooking(bookingDeps(context), { actor, bookingId, closingAccount: true });
   }
   const images = await imagesOfUser(context.primaryDb, user.id);
   if (!(await deleteUserAccount(context.primaryDb, user.id, new Date(context.now())))) {
@@ -243,9 +243,9 @@ async function endExpertCommitments(
     context.now(),
   );
   for (const bookingId of upcomingBookingIds) {
-    await cancelBooking(bookingDeps(context), { actor, bookingId });
+    await cancelBooking(bookingDeps(context), { actor, bookingId, closingAccount: true });
   }
   for (const questionId of openQuestionIds) {
-    await declineQuestion(questionDeps(context), { actor, questionId });
+    await declineQuestion(questionDeps(context), { actor, questionId, closingAccount: true });
   }
 }

@@ -1100,6 +1100,13 @@ export type CancelResult =
   | { ok: true; refund: "refunded" | "refund_failed" | "none"; by: "client" | "expert"; message: string }
   | { ok: false; httpStatus: 403 | 404 | 409; message: string };
 
+/** "Ada cancelled your session on …", or, when Ada closed her account, that this is why. */
+function cancelledSentence(who: string, session: string, closingAccount = false) {
+  return closingAccount
+    ? `${who} closed their account, so ${session} is cancelled.`
+    : `${who} cancelled ${session}.`;
+}
+
 /**
  * Cancels a confirmed session: the client up to 24 hours before the start, the expert any time
  * before it. The slot is free at once, the other party is told, and the payment is refunded in
@@ -1108,7 +1115,7 @@ export type CancelResult =
  */
 export async function cancelBooking(
   deps: BookingDeps,
-  input: { actor: CancelActor; bookingId: number },
+  input: { actor: CancelActor; bookingId: number; closingAccount?: boolean },
 ): Promise<CancelResult> {
   const { db, now } = deps;
   const booking = await getBookingRow(db, input.bookingId);
@@ -1153,7 +1160,7 @@ export async function cancelBooking(
       ? {
           userId: expert.userId,
           title: "Session cancelled",
-          body: `${booking.name || "Your client"} cancelled the session on ${when}. The time is open for booking again.`,
+          body: `${cancelledSentence(booking.name || "Your client", `the session on ${when}`, input.closingAccount)} The time is open for booking again.`,
           link: "/expert/bookings",
         }
       : booking.userId === null
@@ -1161,7 +1168,7 @@ export async function cancelBooking(
         : {
             userId: booking.userId,
             title: deps.stripe ? "Session cancelled and refunded" : "Session cancelled",
-            body: `${expert.name} cancelled your session on ${formatInstantForClient(booking.startsAt.getTime(), expert.timeZone)}.${refundText}`,
+            body: `${cancelledSentence(expert.name, `your session on ${formatInstantForClient(booking.startsAt.getTime(), expert.timeZone)}`, input.closingAccount)}${refundText}`,
             link: "/dashboard/bookings",
           };
   const cancelledNow = sql`exists (select 1 from ${bookings} where ${bookings.id} = ${booking.id} and ${bookings.status} = 'cancelled' and ${bookings.cancelledAt} = ${now.getTime()})`;

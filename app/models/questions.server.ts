@@ -1271,7 +1271,7 @@ export type DeclineResult = { ok: true; payment: PaymentOutcome } | Refusal;
  */
 export async function declineQuestion(
   deps: QuestionDeps,
-  input: { actor: Actor; questionId: number },
+  input: { actor: Actor; questionId: number; closingAccount?: boolean },
 ): Promise<DeclineResult> {
   const { db, now } = deps;
   const question = await getQuestionRow(db, input.questionId);
@@ -1279,13 +1279,16 @@ export async function declineQuestion(
   if (refusal || !question) return refusal!;
   const expert = await answeringExpert(db, question.expertId);
   const expertName = expert?.name ?? "An expert";
+  const byTheExpert = input.actor.expertId !== null && input.actor.expertId === question.expertId;
   // An admin declining someone else's question is not that expert declining it.
   const declined =
-    input.actor.expertId !== null && input.actor.expertId === question.expertId
-      ? `${expertName} declined your question.`
-      : question.expertId === null
-        ? "Your question was declined."
-        : `Your question to ${expertName} was declined.`;
+    byTheExpert && input.closingAccount
+      ? `${expertName} closed their account, so your question was declined.`
+      : byTheExpert
+        ? `${expertName} declined your question.`
+        : question.expertId === null
+          ? "Your question was declined."
+          : `Your question to ${expertName} was declined.`;
   const restoresAllowance = question.paymentState === "subscription";
   const [updated] = await db.batch([
     declineStatement(db, question.id, now),

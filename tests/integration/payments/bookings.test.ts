@@ -26,6 +26,7 @@ import {
 import {
   getQuestion,
   newClient,
+  notificationsOf,
   type Person,
   pendingQuestion,
   postJson,
@@ -878,8 +879,16 @@ describe("an expert who deletes their account", () => {
     expect(await getBooking(held.bookingId)).toMatchObject({ status: "cancelled" });
     expect(await bookingLedger(held.bookingId)).toMatchObject({ status: "refunded" });
     expect((await getQuestion(question.id)).status).toBe("rejected");
-    expect(await notificationKinds(client.userId)).toEqual(
-      expect.arrayContaining(["booking_cancelled", "question_declined"]),
+    // The client is told why, not that the expert turned them down.
+    const notices = await notificationsOf(client.userId);
+    const bodyOf = (kind: string) => notices.find((notice) => notice.kind === kind)?.body;
+    expect(bodyOf("question_declined")).toBe(
+      `${expert.username} Name closed their account, so your question was declined. You were not charged.`,
+    );
+    expect(bodyOf("booking_cancelled")).toMatch(
+      new RegExp(
+        `^${expert.username} Name closed their account, so your session on .+ is cancelled\\. The full \\$150\\.00 is refunded to the card that paid\\.$`,
+      ),
     );
     expect((await get(`/expert/${expert.expertId}`, client.cookie)).status).toBe(404);
     // The client's list names the session's expert without the account's placeholder username.
@@ -1025,6 +1034,12 @@ describe("a client who deletes their account", () => {
     expect((await stripeFake.intent(unpaid.paymentIntentId)).status).toBe("canceled");
     expect(await notificationKinds(expert.userId)).toEqual(
       expect.arrayContaining(["question_withdrawn", "booking_cancelled"]),
+    );
+    const cancelled = (await notificationsOf(expert.userId)).find(
+      (notice) => notice.kind === "booking_cancelled",
+    );
+    expect(cancelled?.body).toMatch(
+      /^.+ closed their account, so the session on .+ is cancelled\. The time is open for booking again\.$/,
     );
     // The expert can no longer answer it, so nobody is charged for it.
     const answer = await postForm(
