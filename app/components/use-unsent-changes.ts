@@ -1,4 +1,6 @@
+import { useRouteLoaderData } from "@remix-run/react";
 import { type RefObject, useEffect, useRef } from "react";
+import type { loader as rootLoader } from "~/root";
 import {
   askBeforeLeaving,
   fingerprint,
@@ -34,7 +36,12 @@ export function useUnsentChanges(
   setters: Record<string, (values: string[]) => void> = {},
   { keptUntilAnswered = false }: { keptUntilAnswered?: boolean } = {},
 ) {
-  const storageKey = `unsent:${key}`;
+  // What is kept belongs to the person signed in when it was sent or typed: someone else signing in
+  // on the same tab never gets it back (it waits for its owner, as a session that ended does). A form
+  // kept as it is typed follows its owner's signing in (the application's new account): the effect
+  // that keeps it runs again under the new key.
+  const owner = useRouteLoaderData<typeof rootLoader>("root")?.user?.id ?? "nobody";
+  const storageKey = `unsent:${key}@${owner}`;
   // What the form held before the person's first touch, then as last saved: edits are what differs.
   const saved = useRef<string | null>(null);
   const lastSent = useRef<FormData | null>(null);
