@@ -58,8 +58,11 @@ export function questionsForTab(questions: ClientQuestionView[], tab: QuestionTa
   return questions;
 }
 
-/** Past this many characters a question may run beyond the list's four lines: link its page. */
-const LONG_QUESTION = 240;
+/**
+ * Past this many characters a question may run beyond the list's four lines on a 320 px phone (about
+ * 15 wide characters, Chinese or Japanese, to a line there): link its page, which has it whole.
+ */
+const LONG_QUESTION = 60;
 
 function QuestionItem({ question }: { question: ClientQuestionView }) {
   const status = QUESTION_STATUS[question.status];

@@ -105,6 +105,25 @@ describe("long words and links in what people type", () => {
     );
   });
 
+  it("links the whole question of every question the client's list cuts short, on the smallest phone", async () => {
+    const page = await newPage(SMALL_PHONE);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/dashboard/questions");
+    const items = await page.locator(".question-item").evaluateAll((elements) =>
+      elements.map((item) => {
+        const text = item.querySelector(".question-item__text");
+        return {
+          id: text?.id,
+          cutShort: text ? text.scrollHeight > text.clientHeight + 1 : false,
+          linked: item.querySelector('a[href^="/questions/"]') !== null,
+        };
+      }),
+    );
+    // The demo client's questions run past four lines at 320 px: the check has something to check.
+    expect(items.filter((item) => item.cutShort).length).toBeGreaterThan(0);
+    expect(items.filter((item) => item.cutShort && !item.linked)).toEqual([]);
+  });
+
   it("keeps a long name within the phone on the dashboard", async () => {
     const page = await newPage(PHONE);
     await registerAs(page, {
