@@ -38,6 +38,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const rows = await listNotifications(context.primaryDb, user.id);
   return data(
     {
+      // All of them, as the bell counts: an unread one older than the list's newest 100 still counts.
+      unread: user.unreadNotifications,
       notifications: rows.map((row) => ({
         id: row.id,
         kind: row.kind,
@@ -80,11 +82,10 @@ export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function Notifications() {
   useFocusKeeper();
-  const { notifications } = useLoaderData<typeof loader>();
+  const { notifications, unread } = useLoaderData<typeof loader>();
   const timeZone = useViewerTimeZone();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const unread = notifications.filter((item) => !item.read).length;
   return (
     <div className="page stack-lg">
       <header className="page-header">

@@ -81,6 +81,39 @@ describe("notifications", () => {
     expect(row.readAt).toBeInstanceOf(Date);
   });
 
+  it("counts and marks read an unread notification older than the newest 100 listed", async () => {
+    const client = await newClient();
+    const hour = 3_600_000;
+    const row = (title: string, age: number, readAt: Date | null) => ({
+      userId: client.userId,
+      kind: "question_answered",
+      title,
+      body: "Your expert answered.",
+      createdAt: new Date(Date.now() - age * hour),
+      readAt,
+      dedupeKey: `test:${client.userId}:${title}`,
+    });
+    await db()
+      .insert(notifications)
+      .values(row("The oldest, unread", 200, null));
+    // Ten rows an insert: D1 takes at most 100 bound values a query.
+    for (let first = 0; first < 100; first += 10) {
+      await db()
+        .insert(notifications)
+        .values(Array.from({ length: 10 }, (_, n) => row(`Read number ${first + n}`, first + n, new Date())));
+    }
+    const list = await (await get("/notifications", client.cookie)).text();
+    expect(list).not.toContain("The oldest, unread");
+    expect(list).toContain("1 unread");
+    expect(list).not.toContain("You&#x27;re all caught up.");
+    expect(list).toContain("Mark all as read");
+
+    await postForm("/notifications", { intent: "read-all" }, { cookie: client.cookie });
+    const after = await (await get("/notifications", client.cookie)).text();
+    expect(after).toContain("You&#x27;re all caught up.");
+    expect(after).toContain('aria-label="Notifications, none unread"');
+  });
+
   it("reads a notification when it is opened, and opens only the person's own", async () => {
     const client = await newClient();
     const other = await newClient();
