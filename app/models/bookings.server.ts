@@ -98,7 +98,6 @@ export const BOOKING_REFUSALS = {
   slotTaken: "Sorry, that time was just booked by someone else. Please choose another time.",
   paymentInit: "Failed to initialize payment. Please try again.",
   notFound: "Booking not found.",
-  notYours: "You can't cancel someone else's booking.",
   alreadyCancelled: "This session has already been cancelled.",
   notCancellable: "Only confirmed sessions can be cancelled.",
   started: "This session has already started, so it can no longer be cancelled.",
@@ -1128,7 +1127,8 @@ export async function cancelBooking(
       : input.actor.expertId !== null && booking.expertId === input.actor.expertId
         ? "expert"
         : null;
-  if (!by) return { ok: false, httpStatus: 403, message: BOOKING_REFUSALS.notYours };
+  // Someone else's booking is not found, as one that does not exist: its id tells them nothing.
+  if (!by) return { ok: false, httpStatus: 404, message: BOOKING_REFUSALS.notFound };
   if (booking.status === "cancelled") {
     // A refund that failed the first time is retried; a done one is never repeated.
     const line = await getLedgerLine(db, { bookingId: booking.id });

@@ -7,7 +7,7 @@ import { bookingDeps, cancelBooking, parseId } from "~/models/bookings.server";
 /**
  * POST /bookings/{id}/cancel: the client (up to 24 hours before the start) or the expert cancels a
  * confirmed session; it is refunded in full and the other party is told. Someone else's booking is
- * a 403 and nothing changes; a second cancel is a 409 and refunds nothing.
+ * a 404, as one that does not exist (its id says nothing), and nothing changes; a second cancel is a 409 and refunds nothing.
  */
 export const clientAction = keepFormWhenOffline;
 

@@ -620,16 +620,19 @@ describe("cancelling", () => {
     expect((await getBooking(bookingId)).refundedAt).toEqual(refundedAt);
   });
 
-  it("answers 403 to anyone else, and changes nothing", async () => {
+  it("answers anyone else as if the booking did not exist, and changes nothing", async () => {
     const { bookingId } = await confirmedBooking(9);
     const stranger = await newClient();
     const otherExpert = await newBookableExpert();
-    for (const cookie of [stranger.cookie, otherExpert.cookie]) {
+    const admin = await newAdmin();
+    const missing = await cancel(99_999_999, stranger.cookie);
+    expect(missing.status).toBe(404);
+    const { message } = (await missing.json()) as { message: string };
+    expect(message).toBe("Booking not found.");
+    for (const cookie of [stranger.cookie, otherExpert.cookie, admin.cookie]) {
       const response = await cancel(bookingId, cookie);
-      expect(response.status).toBe(403);
-      expect(((await response.json()) as { message: string }).message).toBe(
-        "You can't cancel someone else's booking.",
-      );
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ ok: false, message });
     }
     expect((await getBooking(bookingId)).status).toBe("confirmed");
     expect(await bookingLedger(bookingId)).toMatchObject({ status: "captured" });
