@@ -108,8 +108,9 @@ const dollarsAsCents = (minCents: number, message: string) =>
   );
 
 /**
- * The custom URL: 3 to 50 characters, not a page of the site, not only digits (/expert/{id} and
- * /expert/{customUrl} share a path, so "123" would shadow expert 123). Empty means "no custom URL".
+ * The custom URL: 3 to 50 characters, not a page of the site, with a letter: not only digits
+ * (/expert/{id} and /expert/{customUrl} share a path, so "123" would shadow expert 123), nor only
+ * hyphens and underscores ("/---" names nobody). Empty means "no custom URL".
  */
 const customUrlBase = (pattern: RegExp, patternMessage: string, keep?: string | null) =>
   z
@@ -124,7 +125,7 @@ const customUrlBase = (pattern: RegExp, patternMessage: string, keep?: string | 
       abort: true,
     })
     .refine((value) => value === keep || pattern.test(value), { error: patternMessage, abort: true })
-    .refine((value) => value === keep || !/^\d+$/.test(value), {
+    .refine((value) => value === keep || /[a-z]/i.test(value), {
       error: "Custom URL must contain at least one letter",
       abort: true,
     })

@@ -111,9 +111,13 @@ describe("the sign-up wizard's rules (SPEC.md section 5)", () => {
     expect(errorsOf(ExpertProfileStepSchema, { ...validProfile, customUrl: "jane doe" }).customUrl).toEqual([
       "URL can only contain letters, numbers, underscores, and hyphens",
     ]);
-    expect(errorsOf(ExpertProfileStepSchema, { ...validProfile, customUrl: "12345" }).customUrl).toEqual([
-      "Custom URL must contain at least one letter",
-    ]);
+    for (const noLetter of ["12345", "---", "_-_", "1-2"]) {
+      expect(
+        errorsOf(ExpertProfileStepSchema, { ...validProfile, customUrl: noLetter }).customUrl,
+        noLetter,
+      ).toEqual(["Custom URL must contain at least one letter"]);
+    }
+    expect(parsedValue(ExpertProfileStepSchema, { ...validProfile, customUrl: "a-1" }).customUrl).toBe("a-1");
     for (const word of ["about", "Admin", "experts", "become-expert"]) {
       expect(errorsOf(ExpertProfileStepSchema, { ...validProfile, customUrl: word }).customUrl, word).toEqual(
         ["This custom URL is reserved. Please choose another one."],
