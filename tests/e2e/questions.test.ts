@@ -394,7 +394,7 @@ describe("paid questions in the browser (test mode)", () => {
     await expert.keyboard.press("Enter");
     await expect
       .poll(focusedName)
-      .toBe("group: Decline this question? The client is told and is not charged.");
+      .toBe("form: Decline this question? The client is told and is not charged.");
     await expert.keyboard.press("Tab");
     expect(await focusedName()).toBe("button: Keep it");
     await expert.keyboard.press("Tab");

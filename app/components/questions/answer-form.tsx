@@ -243,7 +243,7 @@ export function DeclineQuestion({
       action={`/questions/${questionId}/decline`}
       onSubmit={sendOnce}
       className="decline-confirm"
-      role="group"
+      // Named by its question, a form is a form landmark (a group role is not allowed on a form).
       aria-labelledby={hintId}
       aria-busy={busy}
       tabIndex={-1}
