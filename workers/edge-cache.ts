@@ -345,20 +345,58 @@ export function edgeCacheKeysOfPage(origin: string, path: string, buildVersion?:
 }
 
 /**
+ * Where the Cache API keeps when pages were last purged (`PURGED_AT`). It cannot list its keys, so
+ * the copies of a page under a query (`/experts?page=2`, `?sort=`, a search) cannot be deleted one by
+ * one: one stored before the last purge is not served (`purgedSince`).
+ */
+const PURGED_AT = "X-Edge-Purged-At";
+/** Longer than any copy is kept (s-maxage plus stale-while-revalidate, six minutes). */
+const PURGE_MARKER_SECONDS = 3600;
+const purgeMarkerKey = (origin: string) => new URL("/__edge-cache/purged", origin).toString();
+
+/** A key with a query of the page's own (not only the build's version and Remix's `_routes`). */
+function hasPageQuery(key: string): boolean {
+  for (const name of new URL(key).searchParams.keys()) if (PAGE_PARAMS.has(name)) return true;
+  return false;
+}
+
+/** Whether a purge came after a copy stored at `storedAt` (a copy under a query only: see PURGED_AT). */
+async function purgedSince(cache: Cache, key: string, storedAt: number): Promise<boolean> {
+  if (!hasPageQuery(key)) return false;
+  const marker = await cache.match(purgeMarkerKey(new URL(key).origin)).catch(() => undefined);
+  if (!marker) return false;
+  await marker.body?.cancel();
+  return storedAt <= Number(marker.headers.get(PURGED_AT));
+}
+
+/**
  * Forgets the stored copies of some public pages after a change they show (an expert's profile,
  * price or badge), so the next visitor gets them rendered anew rather than up to a minute (and a
  * stale-while-revalidate) late. This isolate forgets every copy of those paths, queries included;
- * the Cache API (of this data centre: it has no global purge) forgets the copies without a query.
+ * the Cache API (of this data centre: it has no global purge) forgets the copies without a query,
+ * and stops serving every copy under a query stored before now (lists, searches and pages of
+ * results may show any expert).
  */
 export async function purgeEdgePages(
-  { cache, buildVersion, hot }: Pick<EdgeCacheOptions, "cache" | "buildVersion" | "hot">,
+  {
+    cache,
+    buildVersion,
+    hot,
+    now = Date.now,
+  }: Pick<EdgeCacheOptions, "cache" | "buildVersion" | "hot" | "now">,
   origin: string,
   paths: ReadonlyArray<string>,
 ): Promise<void> {
   const pages = paths.filter((path) => publicPageRouteId(path) !== null);
   hot?.deletePaths(new Set(pages.flatMap((path) => [path, dataPathOf(path)])));
   const keys = pages.flatMap((path) => edgeCacheKeysOfPage(origin, path, buildVersion));
-  await Promise.all(keys.map((key) => cache.delete(key).catch(() => false)));
+  const marker = new Response(null, {
+    headers: { "Cache-Control": `public, s-maxage=${PURGE_MARKER_SECONDS}`, [PURGED_AT]: String(now()) },
+  });
+  await Promise.all([
+    ...keys.map((key) => cache.delete(key).catch(() => false)),
+    cache.put(purgeMarkerKey(origin), marker).catch(() => undefined),
+  ]);
 }
 
 export type EdgeCacheOptions = {
@@ -402,13 +440,16 @@ export async function serveWithEdgeCache(
 
   let copy = hot?.get(key);
   let cached: Response | undefined;
+  const fromMemory = copy !== undefined;
   if (copy) cached = hotResponse(copy);
   else ({ cached, copy } = await matchStored(cache, key, hot));
   if (cached) {
     const original = cached.headers.get(ORIGINAL_CACHE_CONTROL) ?? "";
     const storedAt = Number(cached.headers.get(STORED_AT));
     const freshness = sharedFreshness(original);
-    const state = freshness ? freshnessAt(storedAt, freshness, now()) : "expired";
+    // This isolate's copies in memory were forgotten by the purge itself.
+    const purged = !fromMemory && (await purgedSince(cache, key, storedAt));
+    const state = freshness && !purged ? freshnessAt(storedAt, freshness, now()) : "expired";
     if (state !== "expired") {
       const served = servedCopy(request, cached);
       served.headers.set("Cache-Control", original);

@@ -365,7 +365,8 @@ describe("the copies an isolate keeps in memory", () => {
       expect(status(response)).toBe("HIT");
       expect(await response.text()).toBe(PAGE);
     }
-    expect(counts).toEqual({ matches: 1, renders: 0 });
+    // One lookup of the copy, and one of when pages were last purged (it is a copy under a query).
+    expect(counts).toEqual({ matches: 2, renders: 0 });
     expect(options.hot.size).toBe(1);
   });
 
@@ -437,6 +438,36 @@ describe("a change an expert saves", () => {
     const listed = await anonymous(categoryPage);
     expect(status(listed)).toBe("MISS");
     expect(await listed.text()).toContain("42.00");
+  });
+
+  it("stops serving the copies of lists under a query stored before it (pages, sorts, searches)", async () => {
+    const expert = await newExpert("purged-lists", 2100);
+    const variants = ["/experts?page=2", "/experts?sort=price_low", "/category/tech-and-ai?q=engine"];
+    // Stored by another isolate of this data centre: in the Cache API, not in this isolate's memory.
+    // Just now: after the purges of this file's earlier tests.
+    for (const path of variants) await storeCopy(path, `stale copy of ${path}`, 0);
+    const unrelated = "/experts?sort=rating";
+    for (const path of variants) {
+      const before = await anonymous(path);
+      expect(status(before), path).toBe("HIT");
+      expect(await before.text()).toBe(`stale copy of ${path}`);
+    }
+
+    const saved = await callApi("PATCH", `/api/experts/${expert.expertId}`, {
+      cookie: expert.cookie,
+      body: { questionRate: 4300 },
+    });
+    expect(saved.status).toBe(200);
+    // A copy stored after the change is served again.
+    await storeCopy(unrelated, "stored after the change", -1000);
+    for (const path of variants) {
+      const after = await anonymous(path);
+      expect(status(after), path).toBe("MISS");
+      expect(await after.text()).not.toContain("stale copy");
+    }
+    const later = await anonymous(unrelated);
+    expect(status(later)).toBe("HIT");
+    expect(await later.text()).toBe("stored after the change");
   });
 
   it("shows a new name and a new answer at the expert's custom address at once", async () => {
