@@ -136,6 +136,27 @@ describe("long words and links in what people type", () => {
   });
 });
 
+describe("larger text on a small phone", () => {
+  it("keeps the signed-in header and the client's pages within 320 px at Chrome's Large text (20 px)", async () => {
+    const page = await newPage(SMALL_PHONE);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Page.setFontSizes", { fontSizes: { standard: 20 } });
+    await signInAs(page, "client");
+    for (const path of ["/dashboard", "/dashboard/bookings", "/about", "/experts"]) {
+      await gotoHydrated(page, path);
+      const layout = await layoutProblems(page);
+      expect(layout.horizontalOverflow, `${path}: scrolls sideways`).toBeNull();
+      expect(layout.overlaps, `${path}: overlapping controls`).toEqual([]);
+      const toggle = await page.getByRole("button", { name: /menu/i }).first().boundingBox();
+      expect(toggle, `${path}: the menu button`).not.toBeNull();
+      expect(toggle!.x + toggle!.width, `${path}: the menu button is on screen`).toBeLessThanOrEqual(
+        SMALL_PHONE.width,
+      );
+      if (path === "/dashboard/bookings") await screenshot(page, "large-text-bookings-320");
+    }
+  });
+});
+
 describe("a dialog whose text runs past the screen", () => {
   it("is scrolled from the keyboard alone: its body is a Tab stop while it scrolls", async () => {
     const expert = await newPage(SMALL_PHONE);
