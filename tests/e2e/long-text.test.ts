@@ -4,7 +4,9 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
+import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
+import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, stateDir } from "./harness";
+import { executeSql } from "./support/d1";
 import { layoutProblems } from "./support/layout";
 import { demoExpertId, gotoHydrated, registerAs, signInAs } from "./support/pages";
 import { seriousA11yViolations } from "./support/watch";
@@ -134,6 +136,28 @@ describe("long words and links in what people type", () => {
     await page.waitForSelector("html[data-hydrated]");
     await expectFitsThePhone(page, "the dashboard of a long name");
   });
+});
+
+describe("the rating form on the smallest phone", () => {
+  it("keeps the five stars on one row in an answered question's card", async () => {
+    const text = `E2E ${stamp}: which loyalty card should a small bakery print first?`;
+    const client = `(SELECT id FROM users WHERE username = '${DEMO_ACCOUNTS.client.username}')`;
+    const expert = `(SELECT e.id FROM experts e JOIN users u ON u.id = e.user_id WHERE u.username = '${DEMO_ACCOUNTS.expert.username}')`;
+    const now = Date.now();
+    // Safe to run twice (executeSql may retry): inserted once.
+    await executeSql(
+      stateDir(),
+      `INSERT INTO questions (user_id, expert_id, name, email, question, answer, status, amount, payment_state, paid_at, deadline_at, answered_at, created_at) SELECT ${client}, ${expert}, 'Demo Client', 'client@example.com', '${text}', 'A stamp card.', 'answered', 500, 'test_mode', ${now - 7_200_000}, ${now + 79_200_000}, ${now - 3_600_000}, ${now - 7_200_000} WHERE NOT EXISTS (SELECT 1 FROM questions WHERE question = '${text}');`,
+    );
+    const page = await newPage(SMALL_PHONE);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/dashboard/questions");
+    const stars = page.locator(".question-item", { hasText: text }).locator(".review-star");
+    expect(await stars.count()).toBe(5);
+    const boxes = await stars.evaluateAll((elements) => elements.map((star) => star.getBoundingClientRect()));
+    expect(new Set(boxes.map((box) => Math.round(box.top))).size, "one row").toBe(1);
+    for (const box of boxes) expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
+  }, 120_000); // Past the usual minute: the question is seeded by wrangler, which executeSql may retry.
 });
 
 describe("larger text on a small phone", () => {
