@@ -1023,8 +1023,9 @@ export const DEMO_NOTIFICATIONS: readonly DemoNotification[] = [
   {
     user: CLIENT,
     kind: "booking_cancelled",
-    title: "Session cancelled and refunded",
-    body: "Your session with Olivia Grant was cancelled and the full amount was refunded.",
+    title: "Session cancelled",
+    // Demo bookings are in test mode, as the dashboard says: no payment was taken, so none refunded.
+    body: "Your session with Olivia Grant was cancelled. It was booked in test mode, so no payment was taken.",
     link: "/dashboard/bookings",
     about: { booking: "client-olivia-cancelled" },
     read: false,
