@@ -39,9 +39,14 @@ export function useUnsentChanges(
   // What is kept belongs to the person signed in when it was sent or typed: someone else signing in
   // on the same tab never gets it back (it waits for its owner, as a session that ended does). A form
   // kept as it is typed follows its owner's signing in (the application's new account): the effect
-  // that keeps it runs again under the new key.
+  // that keeps it runs again under the new key, and no copy stays for the next person signed out.
   const owner = useRouteLoaderData<typeof rootLoader>("root")?.user?.id ?? "nobody";
   const storageKey = `unsent:${key}@${owner}`;
+  const keptAs = useRef(storageKey);
+  useEffect(() => {
+    if (keptAs.current !== storageKey && keptAs.current.endsWith("@nobody")) keepSent(keptAs.current, null);
+    keptAs.current = storageKey;
+  }, [storageKey]);
   // What the form held before the person's first touch, then as last saved: edits are what differs.
   const saved = useRef<string | null>(null);
   const lastSent = useRef<FormData | null>(null);

@@ -360,7 +360,8 @@ describe("becoming an expert in the browser", () => {
       const page = await newPage(DESKTOP);
       await gotoHydrated(page, "/become-expert");
       const form = wizard(page);
-      await fillAccount(page, `e2e-partial-${stamp()}`);
+      const username = `e2e-partial-${stamp()}`;
+      await fillAccount(page, username);
       await continueButton(page).click();
       const bio = "Typed signed out: the account is made, the profile is not, and none of this is lost.";
       await fillProfileAndPricing(page, title, bio);
@@ -373,6 +374,17 @@ describe("becoming an expert in the browser", () => {
       await page.locator("li.toast").getByText("Your changes are back").waitFor();
       expect(await form.getByLabel("Professional Title").inputValue()).toBe(title);
       expect(await form.getByLabel("Bio").inputValue()).toBe(bio);
+
+      // Sent again and made: nothing of it stays in the tab for the next person, signed out or not.
+      await form.getByLabel("Professional Title").fill("Recovered Outage Advisor");
+      await continueButton(page).click();
+      await form.getByLabel("I agree to the terms and conditions").check();
+      await form.getByRole("button", { name: "Create Expert Profile" }).click();
+      await page.waitForURL((url) => url.pathname === "/expert/dashboard");
+      await logOut(page);
+      await gotoHydrated(page, "/become-expert");
+      expect(await form.getByLabel("Username").inputValue()).toBe("");
+      expect(await page.evaluate(() => Object.values(sessionStorage).join("\n"))).not.toContain(username);
     } finally {
       await executeSql(stateDir(), `DROP TRIGGER IF EXISTS ${trigger};`);
     }
