@@ -8,6 +8,7 @@ import type {
 import { data, redirect } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
+import { forgetCachedUser } from "~/auth/session.server";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Button } from "~/components/ui/button";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
@@ -74,6 +75,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     id: submission.value.intent === "read" ? submission.value.notificationId : undefined,
     now: new Date(context.now()),
   });
+  // The unread count came with the session's user, read before this: a form posted without
+  // JavaScript renders the page (and its bell) in this same request.
+  forgetCachedUser(context);
   return { ok: true, changed };
 }
 
