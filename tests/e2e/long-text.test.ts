@@ -178,6 +178,15 @@ describe("larger text on a small phone", () => {
       );
       if (path === "/dashboard/bookings") await screenshot(page, "large-text-bookings-320");
     }
+    // At the default text size, a 360 px phone's booking cards keep each label beside its value.
+    const usual = await newPage({ width: 360, height: 800 });
+    await signInAs(usual, "client");
+    await gotoHydrated(usual, "/dashboard/bookings");
+    const columns = await usual
+      .locator(".bookings-table td")
+      .first()
+      .evaluate((cell) => getComputedStyle(cell).gridTemplateColumns.split(" ").length);
+    expect(columns).toBe(2);
   });
 });
 
