@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { useState } from "react";
 import { ReviewForm } from "~/components/review-form";
 import { buttonClass } from "~/components/ui/button";
+import { cx } from "~/components/ui/cx";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
 import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
@@ -60,13 +61,15 @@ export function questionsForTab(questions: ClientQuestionView[], tab: QuestionTa
 
 /**
  * Past this many characters a question may run beyond the list's four lines on a 320 px phone (about
- * 15 wide characters, Chinese or Japanese, to a line there): link its page, which has it whole.
+ * 15 wide characters, Chinese or Japanese, to a line there): it is cut to four lines, beside a link to
+ * its page, which has it whole. A shorter one is never cut, however it wraps.
  */
 const LONG_QUESTION = 60;
 
 function QuestionItem({ question }: { question: ClientQuestionView }) {
   const status = QUESTION_STATUS[question.status];
   const timeZone = useViewerTimeZone();
+  const long = question.question.length > LONG_QUESTION;
   return (
     <article className="question-item card" aria-labelledby={`question-${question.id}`}>
       <header className="question-item__head">
@@ -80,10 +83,13 @@ function QuestionItem({ question }: { question: ClientQuestionView }) {
           Asked {formatDate(question.askedAt, timeZone)}
         </span>
       </header>
-      <h3 id={`question-${question.id}`} className="question-item__text">
+      <h3
+        id={`question-${question.id}`}
+        className={cx("question-item__text", long && "question-item__text--cut")}
+      >
         {question.question}
       </h3>
-      {question.question.length > LONG_QUESTION ? (
+      {long ? (
         <Link to={`/questions/${question.id}`} className="question-item__more">
           Read the whole question<span className="visually-hidden">{` #${question.id}`}</span>
         </Link>

@@ -16,6 +16,17 @@ const LINK = `https://docs.google.com/spreadsheets/d/1AbCdEfGhIjKlMnOpQrStUvWxYz
 const WORD = "W".repeat(500);
 const QUESTION = `E2E ${stamp}: can you review my model? ${LINK} ${WORD}`;
 
+/** An answered question of the demo client's, put straight into the database (safe to run twice). */
+async function seedAnsweredQuestion(text: string) {
+  const client = `(SELECT id FROM users WHERE username = '${DEMO_ACCOUNTS.client.username}')`;
+  const expert = `(SELECT e.id FROM experts e JOIN users u ON u.id = e.user_id WHERE u.username = '${DEMO_ACCOUNTS.expert.username}')`;
+  const now = Date.now();
+  await executeSql(
+    stateDir(),
+    `INSERT INTO questions (user_id, expert_id, name, email, question, answer, status, amount, payment_state, paid_at, deadline_at, answered_at, created_at) SELECT ${client}, ${expert}, 'Demo Client', 'client@example.com', '${text}', 'A stamp card.', 'answered', 500, 'test_mode', ${now - 7_200_000}, ${now + 79_200_000}, ${now - 3_600_000}, ${now - 7_200_000} WHERE NOT EXISTS (SELECT 1 FROM questions WHERE question = '${text}');`,
+  );
+}
+
 async function expectFitsThePhone(page: Page, what: string) {
   const layout = await layoutProblems(page);
   expect(layout.horizontalOverflow, `${what}: scrolls sideways at 390 px`).toBeNull();
@@ -108,6 +119,9 @@ describe("long words and links in what people type", () => {
   });
 
   it("links the whole question of every question the client's list cuts short, on the smallest phone", async () => {
+    // Short, but in wide letters: more than four lines at 320 px, so it must not be cut at all.
+    const wide = `${"WWWWWWWW ".repeat(6)}${stamp.toUpperCase()}`.slice(0, 60);
+    await seedAnsweredQuestion(wide);
     const page = await newPage(SMALL_PHONE);
     await signInAs(page, "client");
     await gotoHydrated(page, "/dashboard/questions");
@@ -124,7 +138,17 @@ describe("long words and links in what people type", () => {
     // The demo client's questions run past four lines at 320 px: the check has something to check.
     expect(items.filter((item) => item.cutShort).length).toBeGreaterThan(0);
     expect(items.filter((item) => item.cutShort && !item.linked)).toEqual([]);
-  });
+    const [lines, cut] = await page
+      .locator(".question-item__text", { hasText: wide })
+      .evaluate((text) => [
+        Math.round(
+          text.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(text).lineHeight),
+        ),
+        text.scrollHeight > text.clientHeight + 1,
+      ]);
+    expect(lines).toBeGreaterThan(4);
+    expect(cut).toBe(false);
+  }, 120_000); // Past the usual minute: the question is seeded by wrangler, which executeSql may retry.
 
   it("keeps a long name within the phone on the dashboard", async () => {
     const page = await newPage(PHONE);
@@ -141,14 +165,7 @@ describe("long words and links in what people type", () => {
 describe("the rating form on the smallest phone", () => {
   it("keeps the five stars on one row in an answered question's card", async () => {
     const text = `E2E ${stamp}: which loyalty card should a small bakery print first?`;
-    const client = `(SELECT id FROM users WHERE username = '${DEMO_ACCOUNTS.client.username}')`;
-    const expert = `(SELECT e.id FROM experts e JOIN users u ON u.id = e.user_id WHERE u.username = '${DEMO_ACCOUNTS.expert.username}')`;
-    const now = Date.now();
-    // Safe to run twice (executeSql may retry): inserted once.
-    await executeSql(
-      stateDir(),
-      `INSERT INTO questions (user_id, expert_id, name, email, question, answer, status, amount, payment_state, paid_at, deadline_at, answered_at, created_at) SELECT ${client}, ${expert}, 'Demo Client', 'client@example.com', '${text}', 'A stamp card.', 'answered', 500, 'test_mode', ${now - 7_200_000}, ${now + 79_200_000}, ${now - 3_600_000}, ${now - 7_200_000} WHERE NOT EXISTS (SELECT 1 FROM questions WHERE question = '${text}');`,
-    );
+    await seedAnsweredQuestion(text);
     const page = await newPage(SMALL_PHONE);
     await signInAs(page, "client");
     await gotoHydrated(page, "/dashboard/questions");
