@@ -40,13 +40,17 @@ export function useUnsentChanges(
   // on the same tab never gets it back (it waits for its owner, as a session that ended does). A form
   // kept as it is typed follows its owner's signing in (the application's new account): the effect
   // that keeps it runs again under the new key, and no copy stays for the next person signed out.
+  // Nor the other way: what someone signed in typed is never kept for whoever is signed out next,
+  // when their session ends while the form is shown.
   const owner = useRouteLoaderData<typeof rootLoader>("root")?.user?.id ?? "nobody";
   const storageKey = `unsent:${key}@${owner}`;
   const keptAs = useRef(storageKey);
+  const typedSignedIn = useRef(owner !== "nobody");
   useEffect(() => {
     if (keptAs.current !== storageKey && keptAs.current.endsWith("@nobody")) keepSent(keptAs.current, null);
     keptAs.current = storageKey;
-  }, [storageKey]);
+    if (owner !== "nobody") typedSignedIn.current = true;
+  }, [storageKey, owner]);
   // What the form held before the person's first touch, then as last saved: edits are what differs.
   const saved = useRef<string | null>(null);
   const lastSent = useRef<FormData | null>(null);
@@ -76,8 +80,9 @@ export function useUnsentChanges(
     if (!fetcher.formData) return;
     lastSent.current = fetcher.formData;
     editedSinceSend.current = false;
+    if (owner === "nobody" && typedSignedIn.current) return;
     keepSent(storageKey, fetcher.formData);
-  }, [fetcher.formData, storageKey]);
+  }, [fetcher.formData, storageKey, owner]);
 
   const settling = useRef(false);
   useEffect(() => {

@@ -605,6 +605,17 @@ describe("becoming an expert in the browser", () => {
     await page.keyboard.press("Enter");
     const refusal = form.locator("xpath=..").locator("p.form-error");
     await expect.poll(() => refusal.textContent()).toContain("Your session has ended");
+    // What they typed signed in is not kept for whoever uses this tab signed out next (the header
+    // shows the session's end once the page's data is loaded again).
+    await page.getByRole("banner").getByRole("link", { name: "Login", exact: true }).waitFor();
+    expect(
+      await page.evaluate(() =>
+        Object.entries(sessionStorage)
+          .filter(([key]) => key.endsWith("@nobody"))
+          .map(([, value]) => value)
+          .join("\n"),
+      ),
+    ).not.toContain("Refused Twice Consultant");
     // A refusal of no field: focus is on its message (the busy button had dropped it to the page).
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.classList.contains("form-error")))
