@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, stateDir } from "./harness";
+import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, stateDir, type Viewport } from "./harness";
 import { executeSql } from "./support/d1";
 import { layoutProblems } from "./support/layout";
 import {
@@ -28,6 +28,19 @@ async function fillAccount(page: Page, username: string) {
   await form.getByLabel("Username").fill(username);
   await form.getByLabel("Email").fill(`${username}@example.com`);
   await form.getByLabel("Password").fill("schedule-pass-1");
+}
+
+/**
+ * A new visitor's application, its account step filled in and continued past: the page, the wizard's
+ * form and the username typed (`e2e-{prefix}-…`).
+ */
+async function startApplication(viewport: Viewport, prefix: string, options?: Parameters<typeof newPage>[1]) {
+  const page = await newPage(viewport, options);
+  await gotoHydrated(page, "/become-expert");
+  const username = `e2e-${prefix}-${stamp()}`;
+  await fillAccount(page, username);
+  await continueButton(page).click();
+  return { page, form: wizard(page), username };
 }
 
 /** Fills the Profile step (not Legal or Marketing: discovery.test.ts expects the demo experts alone in those), continues, and agrees to the terms. */
@@ -261,12 +274,7 @@ describe("becoming an expert in the browser", () => {
   });
 
   it("keeps a half-typed application through a reload and a send that ends on the error screen", async () => {
-    const page = await newPage(DESKTOP);
-    await gotoHydrated(page, "/become-expert");
-    const form = wizard(page);
-    const username = `e2e-kept-${stamp()}`;
-    await fillAccount(page, username);
-    await continueButton(page).click();
+    const { page, form, username } = await startApplication(DESKTOP, "kept");
     await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
     await form.getByLabel("Professional Title").fill("Kept Title Consultant");
     await form.getByLabel("Company/Organization").fill("Kept & Co");
@@ -357,12 +365,7 @@ describe("becoming an expert in the browser", () => {
       `CREATE TRIGGER IF NOT EXISTS ${trigger} BEFORE INSERT ON experts WHEN NEW.title = '${title}' BEGIN SELECT RAISE(ABORT, 'simulated outage'); END;`,
     );
     try {
-      const page = await newPage(DESKTOP);
-      await gotoHydrated(page, "/become-expert");
-      const form = wizard(page);
-      const username = `e2e-partial-${stamp()}`;
-      await fillAccount(page, username);
-      await continueButton(page).click();
+      const { page, form, username } = await startApplication(DESKTOP, "partial");
       const bio = "Typed signed out: the account is made, the profile is not, and none of this is lost.";
       await fillProfileAndPricing(page, title, bio);
       await form.getByRole("button", { name: "Create Expert Profile" }).click();
@@ -391,12 +394,7 @@ describe("becoming an expert in the browser", () => {
   }, 120_000); // Past the usual minute: the trigger is made and dropped by wrangler, which executeSql may retry.
 
   it("says how to tell whether an application whose answer was lost was received", async () => {
-    const page = await newPage(PHONE);
-    await gotoHydrated(page, "/become-expert");
-    const form = wizard(page);
-    const username = `e2e-lost-${stamp()}`;
-    await fillAccount(page, username);
-    await continueButton(page).click();
+    const { page, form, username } = await startApplication(PHONE, "lost");
     await fillProfileAndPricing(
       page,
       "Lost Answer Consultant",
@@ -632,11 +630,7 @@ describe("becoming an expert in the browser", () => {
   });
 
   it("starts a new expert's weekly hours in the browser's time zone and says so", async () => {
-    const page = await newPage(PHONE, { timezoneId: "Asia/Kolkata" });
-    await gotoHydrated(page, "/become-expert");
-    const form = wizard(page);
-    await fillAccount(page, `e2e-kolkata-${stamp()}`);
-    await continueButton(page).click();
+    const { page, form } = await startApplication(PHONE, "kolkata", { timezoneId: "Asia/Kolkata" });
     await expect.poll(() => page.locator('[aria-current="step"]').textContent()).toContain("Profile");
     await form.getByLabel("Professional Title").fill("Pricing Strategist");
     await form.getByLabel("Company/Organization").fill("Menon Advisory");
