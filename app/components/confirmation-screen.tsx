@@ -14,6 +14,11 @@ export const CONFIRMATION_COPY = {
     description:
       "Your 60-minute session is confirmed. You'll find it in your dashboard, with links to add it to your calendar.",
   },
+  bookingProcessing: {
+    title: "Session Reserved",
+    description:
+      "Your payment is processing. Your 60-minute session is held for you and confirmed as soon as the payment arrives; you'll find it in your dashboard.",
+  },
   question: {
     title: "Question Submitted!",
     description:
@@ -24,7 +29,8 @@ export const CONFIRMATION_COPY = {
 export function confirmationKind(search: string): keyof typeof CONFIRMATION_COPY {
   const params = new URLSearchParams(search);
   if (params.get("subscription") === "true") return "subscription";
-  return params.has("booking") ? "booking" : "question";
+  if (!params.has("booking")) return "question";
+  return params.get("payment") === "processing" ? "bookingProcessing" : "booking";
 }
 
 /** The question just asked (`?question=42` on /thank-you), to link to its page; null if absent. */
@@ -46,15 +52,15 @@ export function ConfirmationScreen({
   const copy = CONFIRMATION_COPY[kind];
   return (
     <StatusPage
-      icon="✓"
-      tone="success"
+      icon={kind === "bookingProcessing" ? "…" : "✓"}
+      tone={kind === "bookingProcessing" ? "default" : "success"}
       title={copy.title}
       actions={
         <>
           <Link to="/" className={buttonClass()}>
             Return to Home
           </Link>
-          {kind === "booking" ? (
+          {kind === "booking" || kind === "bookingProcessing" ? (
             <Link to="/dashboard/bookings" className={buttonClass({ variant: "secondary" })}>
               View my bookings
             </Link>
@@ -80,6 +86,11 @@ export function ConfirmationScreen({
         <p>
           Ask today's question now: your daily question resets at midnight UTC, so another one is waiting
           tomorrow.
+        </p>
+      ) : kind === "bookingProcessing" ? (
+        <p>
+          If the payment fails, the time is given back and nothing is charged. Once it is confirmed, the video
+          call link is sent to you and the expert 15 minutes before the session starts.
         </p>
       ) : kind === "booking" ? (
         <p>

@@ -27,3 +27,21 @@ export function expertCancelDescription({
       : `${clientName} gets a full refund${amount}.`;
   return `${told} ${refund}`;
 }
+
+/**
+ * Where a client goes once a session is booked. A bank payment that is still processing has not
+ * paid for it yet, so its confirmation says so instead of calling the session confirmed.
+ */
+export function bookedPath(bookingId: number, status: "confirmed" | "pending"): string {
+  return `/thank-you?booking=${bookingId}${status === "pending" ? "&payment=processing" : ""}`;
+}
+
+/** The toast once a session is booked, on the screen and on the return from a bank's page. */
+export function bookedToast(status: "confirmed" | "pending") {
+  return status === "pending"
+    ? {
+        title: "Payment Processing",
+        description: "Your payment is processing. We'll confirm your session as soon as it arrives.",
+      }
+    : { title: "Success!", description: "Your session is booked." };
+}

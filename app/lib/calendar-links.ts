@@ -15,8 +15,11 @@ export type CalendarEvent = {
   endsAt: number;
   /** When the file was made (DTSTAMP), epoch milliseconds. */
   stamp: number;
-  /** CANCELLED for a cancelled session, so a calendar that imported it drops it. */
-  status?: "CONFIRMED" | "CANCELLED";
+  /**
+   * CANCELLED for a cancelled session, so a calendar that imported it drops it; TENTATIVE while its
+   * bank payment is still processing.
+   */
+  status?: "CONFIRMED" | "TENTATIVE" | "CANCELLED";
   url?: string | null;
 };
 
@@ -118,6 +121,8 @@ export function sessionEvent(input: {
   origin: string;
   host: string;
   cancelled?: boolean;
+  /** Booked, but its bank payment has not arrived yet. */
+  paymentProcessing?: boolean;
 }): Omit<CalendarEvent, "stamp"> {
   const other = input.viewer === "client" ? input.expertName : input.clientName;
   const manage = input.viewer === "client" ? "/dashboard/bookings" : "/expert/bookings";
@@ -132,7 +137,7 @@ export function sessionEvent(input: {
     location: "Online video call (link sent 15 minutes before)",
     startsAt: input.startsAt,
     endsAt: input.endsAt,
-    status: input.cancelled ? "CANCELLED" : "CONFIRMED",
+    status: input.cancelled ? "CANCELLED" : input.paymentProcessing ? "TENTATIVE" : "CONFIRMED",
     url: `${input.origin}${manage}`,
   };
 }

@@ -1656,6 +1656,7 @@ export async function getCalendarEventForViewer(
     origin: input.origin,
     host: new URL(input.origin).host,
     cancelled: booking.status === "cancelled",
+    paymentProcessing: booking.status === "pending",
   });
 }
 

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
+import { bookedPath } from "~/lib/booking-texts";
 import { bookingDeps, confirmBookingPayment, parseId } from "~/models/bookings.server";
 import { ConfirmBookingPaymentSchema } from "~/schemas/bookings";
 
@@ -32,7 +33,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
     return apiError(status, result.message, { reason: result.reason });
   }
   return Response.json(
-    { status: result.status, bookingId, redirectTo: `/thank-you?booking=${bookingId}` },
+    { status: result.status, bookingId, redirectTo: bookedPath(bookingId, result.status) },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }

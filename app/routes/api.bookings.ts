@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { apiError, methodNotAllowed, readJson, requireApiUser } from "~/lib/api.server";
+import { bookedPath } from "~/lib/booking-texts";
 import { bookingDeps, clientBookingsView, createBooking } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
 import { BookingApiSchema } from "~/schemas/bookings";
@@ -57,7 +58,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return Response.json(
     {
       ...result,
-      ...(created ? { redirectTo: `/thank-you?booking=${result.bookingId}` } : {}),
+      ...(created ? { redirectTo: bookedPath(result.bookingId, result.status) } : {}),
     },
     { status: created ? 201 : 200, headers: NO_STORE },
   );

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
+import { bookedPath, bookedToast } from "~/lib/booking-texts";
 import { bookingDeps, confirmBookingPayment, getBookingRow, parseId } from "~/models/bookings.server";
 import { redirectWithToast } from "~/services/flash.server";
 import { paymentNotConfirmedYet } from "~/services/payment-return.server";
@@ -44,11 +45,5 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       variant: "destructive",
     });
   }
-  return redirectWithToast(`/thank-you?booking=${booking.id}`, {
-    title: "Success!",
-    description:
-      result.status === "pending"
-        ? "Your payment is processing. We'll confirm your session as soon as it arrives."
-        : "Your session is booked.",
-  });
+  return redirectWithToast(bookedPath(booking.id, result.status), bookedToast(result.status));
 }

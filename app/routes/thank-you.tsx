@@ -22,7 +22,7 @@ export default function ThankYou() {
   // The question is sent: the Ask screen's saved draft has done its job.
   useEffect(() => {
     if (kind === "question") clearSessionDrafts(ASK_DRAFT_PREFIX);
-    if (kind === "booking") clearSessionDrafts(BOOK_DRAFT_PREFIX);
+    if (kind === "booking" || kind === "bookingProcessing") clearSessionDrafts(BOOK_DRAFT_PREFIX);
   }, [kind]);
   return <ConfirmationScreen kind={kind} questionId={confirmationQuestionId(location.search)} />;
 }

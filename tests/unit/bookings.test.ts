@@ -3,7 +3,8 @@
  * shared booking and schedule schemas with SPEC.md's messages.
  */
 import { describe, expect, it } from "vitest";
-import { expertCancelDescription } from "~/lib/booking-texts";
+import { CONFIRMATION_COPY, confirmationKind } from "~/components/confirmation-screen";
+import { bookedPath, bookedToast, expertCancelDescription } from "~/lib/booking-texts";
 import {
   escapeText,
   foldLine,
@@ -17,17 +18,19 @@ import { BookingApiSchema, BookingFormSchema, ScheduleSchema } from "~/schemas/b
 const issues = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? [] : result.error!.issues.map((issue) => issue.message);
 
+const eventInput = {
+  bookingId: 42,
+  expertName: "Sarah Mitchell",
+  clientName: "Jordan Lee",
+  viewer: "client" as const,
+  startsAt: Date.parse("2026-03-10T14:00:00Z"),
+  endsAt: Date.parse("2026-03-10T15:00:00Z"),
+  origin: "https://expertanswers.example",
+  host: "expertanswers.example",
+};
+
 const event = () => ({
-  ...sessionEvent({
-    bookingId: 42,
-    expertName: "Sarah Mitchell",
-    clientName: "Jordan Lee",
-    viewer: "client" as const,
-    startsAt: Date.parse("2026-03-10T14:00:00Z"),
-    endsAt: Date.parse("2026-03-10T15:00:00Z"),
-    origin: "https://expertanswers.example",
-    host: "expertanswers.example",
-  }),
+  ...sessionEvent(eventInput),
   stamp: Date.parse("2026-02-20T15:00:00Z"),
 });
 
@@ -57,6 +60,11 @@ describe("the calendar file (.ics)", () => {
     for (const line of icsFile(event()).split("\r\n")) {
       expect(new TextEncoder().encode(line).length).toBeLessThanOrEqual(75);
     }
+  });
+
+  it("marks a session whose bank payment is processing tentative", () => {
+    const held = sessionEvent({ ...eventInput, paymentProcessing: true });
+    expect(icsFile({ ...held, stamp: 0 })).toContain("\r\nSTATUS:TENTATIVE\r\n");
   });
 
   it("marks a cancelled session cancelled, so calendars that imported it drop it", () => {
@@ -209,5 +217,17 @@ describe("the expert's Cancel Session confirmation", () => {
       "The client has deleted their account; the time opens up for other clients. The client's card gets a full refund of $50.00.",
     );
     expect(text).not.toContain("Deleted account is told");
+  });
+});
+
+describe("the confirmation of a booked session", () => {
+  it("says a session whose bank payment is processing is held, not confirmed", () => {
+    expect(bookedPath(7, "confirmed")).toBe("/thank-you?booking=7");
+    expect(bookedPath(7, "pending")).toBe("/thank-you?booking=7&payment=processing");
+    expect(confirmationKind("?booking=7")).toBe("booking");
+    expect(confirmationKind("?booking=7&payment=processing")).toBe("bookingProcessing");
+    expect(CONFIRMATION_COPY.bookingProcessing.description).not.toContain("confirmed.");
+    expect(bookedToast("pending").title).toBe("Payment Processing");
+    expect(bookedToast("confirmed")).toEqual({ title: "Success!", description: "Your session is booked." });
   });
 });

@@ -15,6 +15,7 @@ import { useFocusFirstInvalid } from "~/components/use-focus-first-invalid";
 import { requiredFields, useForm } from "~/components/use-form";
 import { useHydrated } from "~/components/use-hydrated";
 import { BOOK_DRAFT_PREFIX, useSessionDraft } from "~/components/use-session-draft";
+import { bookedPath, bookedToast } from "~/lib/booking-texts";
 import { expertProfilePath } from "~/lib/experts";
 import { formatCents } from "~/lib/money";
 import {
@@ -62,7 +63,10 @@ class SlotRefused extends Error {}
 /** The expert changed their price while the page was open: show the new one before any charge. */
 class PriceChanged extends Error {}
 class AlreadyBooked extends Error {
-  constructor(readonly bookingId: number) {
+  constructor(
+    readonly bookingId: number,
+    readonly status: "confirmed" | "pending",
+  ) {
     super("already booked");
   }
 }
@@ -312,7 +316,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
       const outcome = await paymentRef.current!.pay(async () => {
         const body = await postBooking(values);
         bookingId = body.bookingId!;
-        if (body.status === "confirmed" || body.status === "pending") throw new AlreadyBooked(bookingId);
+        if (body.status === "confirmed" || body.status === "pending")
+          throw new AlreadyBooked(bookingId, body.status);
         unpaidBookingId.current = bookingId;
         if (!body.clientSecret) throw new Error(PAYMENT_TEXTS.initFailed);
         return {
@@ -326,8 +331,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         if (outcome.cause instanceof SlotTaken || outcome.cause instanceof SlotRefused) throw outcome.cause;
         if (outcome.cause instanceof AlreadyBooked) {
           unpaidBookingId.current = null;
-          toast({ title: "Success!", description: "Your session is booked." });
-          navigate(`/thank-you?booking=${outcome.cause.bookingId}`);
+          toast(bookedToast(outcome.cause.status));
+          navigate(bookedPath(outcome.cause.bookingId, outcome.cause.status));
           return;
         }
         const title = outcome.stage === "payment" || outcome.stage === "details" ? "Payment Failed" : "Error";
@@ -356,7 +361,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         return;
       }
       unpaidBookingId.current = null;
-      toast({ title: "Success!", description: "Your session is booked." });
+      toast(bookedToast(body.status === "pending" ? "pending" : "confirmed"));
       navigate(body.redirectTo ?? `/thank-you?booking=${bookingId}`);
     } catch (error) {
       if (error instanceof LoginRequired) {

@@ -368,13 +368,26 @@ describe("holding a slot and paying for it", () => {
     await stripeFake.setStatus(held.paymentIntentId, "processing");
     const response = await confirm(client, held.bookingId, held.paymentIntentId);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: "pending" });
+    // Not yet paid: the confirmation and the calendar file do not call the session confirmed.
+    expect(await response.json()).toMatchObject({
+      status: "pending",
+      redirectTo: `/thank-you?booking=${held.bookingId}&payment=processing`,
+    });
     expect(await getBooking(held.bookingId)).toMatchObject({ status: "pending", holdExpiresAt: null });
+    const ics = async () => (await get(`/bookings/${held.bookingId}/calendar.ics`, client.cookie)).text();
+    expect(await ics()).toContain("STATUS:TENTATIVE\r\n");
+    const returned = await get(
+      `/book/return?booking=${held.bookingId}&payment_intent=${held.paymentIntentId}&redirect_status=processing`,
+      client.cookie,
+    );
+    expect(returned.headers.get("Location")).toBe(`/thank-you?booking=${held.bookingId}&payment=processing`);
+    expect(toastFrom(returned)).toMatchObject({ title: "Payment Processing" });
     const rival = await newClient();
     expect((await book(rival, { expertId: expert.expertId, date, time: "10:00" })).status).toBe(409);
     const intent = await stripeFake.setStatus(held.paymentIntentId, "succeeded");
     await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
     expect((await getBooking(held.bookingId)).status).toBe("confirmed");
+    expect(await ics()).toContain("STATUS:CONFIRMED\r\n");
   });
 
   it("gives the slot back when a processing bank payment fails", async () => {
