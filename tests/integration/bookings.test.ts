@@ -757,6 +757,7 @@ describe("the client's dashboard", () => {
       ),
     );
     expect(html).toContain("Sessions can be cancelled up to 24 hours before they start");
+    expect(html).toMatch(/can no longer be cancelled here\. <a[^>]* href="\/contact">Contact us<\/a>/);
     // The video room stays private until it is sent, 15 minutes before.
     expect(html).not.toContain("meet.jit.si");
   });

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { ClientBookingView } from "~/components/client-bookings";
 import { ReviewForm } from "~/components/review-form";
 import { usePaymentsTestMode } from "~/components/use-payments-test-mode";
@@ -48,7 +49,8 @@ export function ClientBookingActions({ booking, now }: { booking: ClientBookingV
         />
       ) : booking.startsAt > now ? (
         <p className="hint booking-actions__note">
-          {`Sessions can be cancelled up to ${CLIENT_CANCEL_CUTOFF_HOURS} hours before they start, so this one can no longer be cancelled here. Contact us if something came up.`}
+          {`Sessions can be cancelled up to ${CLIENT_CANCEL_CUTOFF_HOURS} hours before they start, so this one can no longer be cancelled here. `}
+          <Link to="/contact">Contact us</Link> if something came up.
         </p>
       ) : null}
     </div>
