@@ -18,7 +18,7 @@ import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { personNameSql } from "~/db/person-name.server";
-import { experts, payments, questions, sessions, users } from "~/db/schema.server";
+import { experts, payments, questions, reviews, sessions, users } from "~/db/schema.server";
 import { formatCents, priceChangedMessage } from "~/lib/money";
 import {
   type AdminFilter,
@@ -1594,17 +1594,22 @@ export async function getQuestionForViewer(db: Database, questionId: number, vie
       expertName: personName,
       expertTitle: experts.title,
       currency: questions.currency,
+      // Only the asker can rate a question, once: its review is theirs.
+      rating: reviews.rating,
     })
     .from(questions)
     .leftJoin(payments, eq(payments.questionId, questions.id))
     .leftJoin(experts, eq(experts.id, questions.expertId))
     .leftJoin(users, eq(users.id, experts.userId))
+    .leftJoin(reviews, eq(reviews.questionId, questions.id))
     .where(eq(questions.id, questionId))
     .limit(1);
   if (!row || !canViewQuestion(row, viewer)) return null;
   const manages = canManageQuestion(row, viewer);
+  const { rating, ...question } = row;
   return {
-    ...(row as QuestionListItem & { expertName: string | null; expertTitle: string | null }),
+    ...(question as QuestionListItem & { expertName: string | null; expertTitle: string | null }),
+    myRating: row.userId === viewer.userId ? rating : null,
     // A draft is the expert's until it is sent.
     answer: row.status === "answered" || manages ? row.answer : null,
     viewerIsAsker: row.userId === viewer.userId,

@@ -3,6 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { QuestionAnswerView } from "~/components/questions/question-answer-view";
 import { StatusBadge } from "~/components/questions/status-badge";
+import { ReviewForm } from "~/components/review-form";
 import { seo } from "~/components/seo";
 import { buttonClass } from "~/components/ui/button";
 import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
@@ -10,8 +11,12 @@ import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { formatDateTime, isOpenQuestion, paymentOutcomeText, WAITING_REFRESH_MS } from "~/lib/questions";
 import { type Actor, actorOf, getQuestionForViewer, parseExpertId } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
+import reviewStylesHref from "~/styles/reviews.css";
 
-export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
+export const links = () => [
+  { rel: "stylesheet", href: questionsStylesHref },
+  { rel: "stylesheet", href: reviewStylesHref },
+];
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   ...seo(
@@ -82,6 +87,9 @@ export default function QuestionScreen() {
             hasAudio={question.hasAudio}
             answeredAt={question.answeredAt}
           />
+          {question.viewerIsAsker ? (
+            <ReviewForm subject="question" id={question.id} myRating={question.myRating} />
+          ) : null}
         </section>
       ) : question.status === "rejected" ? (
         <p className="notice notice--warning">The expert declined this question. You were not charged.</p>

@@ -411,6 +411,29 @@ describe("reviews", () => {
     expect(portal).toMatch(/Average Rating[\s\S]*4\.0/);
   });
 
+  it("offers the Rate form on the answered question's own page (where its notification leads) to its asker only", async () => {
+    const { expert, client, question } = await answeredQuestion("rated-on-page");
+    const page = async (cookie: string) => (await get(`/questions/${question.id}`, cookie)).text();
+    const before = await page(client.cookie);
+    expect(before).toContain(
+      `Rate this answer<span class="visually-hidden">, question #${question.id}</span>`,
+    );
+    expect(before).toMatch(/<input type="hidden" name="redirectTo" value="\/questions\/\d+"\/>/);
+    expect(await page(expert.cookie)).not.toContain("Rate this answer");
+
+    const sent = await rate(client.cookie, {
+      subject: "question",
+      questionId: String(question.id),
+      rating: "5",
+      redirectTo: `/questions/${question.id}`,
+    });
+    expect(sent.status).toBe(200);
+    const after = await page(client.cookie);
+    expect(after).toContain("You rated this 5 out of 5 stars");
+    expect(after).not.toContain("Rate this answer");
+    expect(await page(expert.cookie)).not.toContain("You rated this");
+  });
+
   it("shows the expert what clients wrote, newest first, as text", async () => {
     const { expert, client, question } = await answeredQuestion("reviewed");
     const empty = await (await get("/expert/dashboard", expert.cookie)).text();
