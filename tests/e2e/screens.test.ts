@@ -108,6 +108,10 @@ for (const role of rolesInUse()) {
           const layout = await layoutProblems(small.page);
           expect(layout.horizontalOverflow, `${screen.name}: scrolls sideways at 320 px`).toBeNull();
           expect(layout.overlaps, `${screen.name}: overlapping controls at 320 px`).toEqual([]);
+          expect(
+            await labelsBrokenMidWord(small.page),
+            `${screen.name}: labels split mid-word at 320 px`,
+          ).toEqual([]);
         } finally {
           await small.page.close();
         }

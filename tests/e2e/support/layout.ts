@@ -214,7 +214,7 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
  * one of these should never be split across two lines.
  */
 const LABELS =
-  ".badge, .status-badge, .tag, .button, button, [role=tab], thead th, .payment-box__line strong";
+  ".badge, .status-badge, .tag, .button, button, [role=tab], thead th, .payment-box__line > *";
 
 /**
  * Words in the labels above that the browser broke in the middle to fit them (the body's
