@@ -13,7 +13,7 @@
  * pending, and the expert's earning is still a ledger line.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
@@ -1492,7 +1492,7 @@ export type QuestionListItem = {
 };
 
 /** The expert's questions, newest first: never the unpaid ones. */
-function expertQuestionsQuery(db: Database, expertId: number, limit: number) {
+function expertQuestionsQuery(db: Database, expertId: number, limit: number, offset = 0, status?: SQL) {
   return (
     db
       .select(listColumns)
@@ -1500,9 +1500,10 @@ function expertQuestionsQuery(db: Database, expertId: number, limit: number) {
       .leftJoin(payments, eq(payments.questionId, questions.id))
       // Only questions paid for (test mode and subscriptions count as paid): never one the client
       // walked away from, even once it expired unpaid.
-      .where(and(eq(questions.expertId, expertId), isNotNull(questions.paidAt)))
+      .where(and(eq(questions.expertId, expertId), isNotNull(questions.paidAt), status))
       .orderBy(desc(questions.createdAt), desc(questions.id))
       .limit(limit)
+      .offset(offset)
   );
 }
 
@@ -1510,13 +1511,42 @@ export async function listQuestionsForExpert(db: Database, expertId: number, { l
   return (await expertQuestionsQuery(db, expertId, limit)) as QuestionListItem[];
 }
 
-/** The expert's question desk: their questions and the zone they read times in, in one round trip. */
-export async function getExpertQuestionDesk(db: Database, expertId: number, { limit = 500 } = {}) {
-  const [rows, zone] = await db.batch([
-    expertQuestionsQuery(db, expertId, limit),
+/** Answered and All on the question desk show this many at a time, newest first. */
+export const DESK_PAGE_SIZE = 50;
+/** Open questions expire within a day, so the Pending tab lists them all, up to this many. */
+const DESK_OPEN_LIMIT = 500;
+
+/**
+ * The expert's question desk in one round trip: every open question, one page of the answered ones
+ * and of all of them, the tabs' true totals, and the zone the expert reads times in.
+ */
+export async function getExpertQuestionDesk(db: Database, expertId: number, { page = 1 } = {}) {
+  const offset = (page - 1) * DESK_PAGE_SIZE;
+  const isOpen = inArray(questions.status, [...OPEN_QUESTION_STATUSES]);
+  const [counts, open, answered, all, zone] = await db.batch([
+    db
+      .select({
+        pending: sql<number>`coalesce(sum(${questions.status} in ('pending', 'in_progress')), 0)`.mapWith(
+          Number,
+        ),
+        answered: sql<number>`coalesce(sum(${questions.status} = 'answered'), 0)`.mapWith(Number),
+        all: sql<number>`count(*)`.mapWith(Number),
+      })
+      .from(questions)
+      .where(and(eq(questions.expertId, expertId), isNotNull(questions.paidAt))),
+    expertQuestionsQuery(db, expertId, DESK_OPEN_LIMIT, 0, isOpen),
+    expertQuestionsQuery(db, expertId, DESK_PAGE_SIZE, offset, eq(questions.status, "answered")),
+    expertQuestionsQuery(db, expertId, DESK_PAGE_SIZE, offset),
     db.select({ timeZone: experts.timeZone }).from(experts).where(eq(experts.id, expertId)),
   ]);
-  return { questions: rows as QuestionListItem[], timeZone: zone[0]?.timeZone ?? "UTC" };
+  return {
+    counts: counts[0] ?? { pending: 0, answered: 0, all: 0 },
+    pending: open as QuestionListItem[],
+    answered: answered as QuestionListItem[],
+    all: all as QuestionListItem[],
+    page,
+    timeZone: zone[0]?.timeZone ?? "UTC",
+  };
 }
 
 export const ADMIN_PAGE_SIZE = 50;

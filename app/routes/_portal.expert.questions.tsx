@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
+import { Pagination } from "~/components/pagination";
 import { AnswerForm, DeclineQuestion, useOneSendAtATime } from "~/components/questions/answer-form";
 import { QuestionAnswerView } from "~/components/questions/question-answer-view";
 import { QuestionTable } from "~/components/questions/question-table";
@@ -10,10 +11,11 @@ import { Button } from "~/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
+import { redirectPastLastPage, requestedPage } from "~/lib/pagination.server";
 import { OPEN_QUESTION_STATUSES, WAITING_REFRESH_MS } from "~/lib/questions";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { formatInstant } from "~/lib/slots";
-import { getExpertQuestionDesk, type QuestionListItem } from "~/models/questions.server";
+import { DESK_PAGE_SIZE, getExpertQuestionDesk, type QuestionListItem } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
 
 export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
@@ -28,33 +30,41 @@ export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const { expertId } = await requireExpert(context, request);
-  if (expertId === null) return { hasProfile: false, questions: [] as QuestionListItem[], timeZone: "UTC" };
-  return { hasProfile: true, ...(await getExpertQuestionDesk(context.db, expertId)) };
+  if (expertId === null) return { hasProfile: false as const };
+  const url = new URL(request.url);
+  const page = requestedPage(url);
+  const desk = await getExpertQuestionDesk(context.db, expertId, { page });
+  // Past the last page of the longer list (All), back to its last page.
+  redirectPastLastPage(url, { page, total: desk.counts.all, pageSize: DESK_PAGE_SIZE });
+  return { hasProfile: true as const, ...desk };
 }
 
 type Selected = { id: number; mode: "answer" | "view" };
 
+type DeskTab = "pending" | "answered" | "all";
+
 export default function ExpertQuestions() {
   // Single fetch keeps Dates; the loader's own return type is what arrives.
-  const { hasProfile, questions, timeZone } = useLoaderData<typeof loader>() as Awaited<
-    ReturnType<typeof loader>
-  >;
+  const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof loader>>;
+  const [searchParams] = useSearchParams();
   useRefreshWhileVisible(WAITING_REFRESH_MS);
   const [selected, setSelected] = useState<Selected | null>(null);
   // Whether this dialog sent an answer or a decline: then the refresh that follows is its own doing,
   // and the form stays to report it (and close) rather than being replaced.
   const [sentFromDialog, setSentFromDialog] = useState(false);
   // The dialog keeps showing the question it opened with, even if a refresh changes the list.
-  const snapshot = useRef<(typeof questions)[number] | null>(null);
-  const current = selected
-    ? (questions.find((question) => question.id === selected.id) ?? snapshot.current)
-    : null;
+  const snapshot = useRef<QuestionListItem | null>(null);
+  const current =
+    selected && data.hasProfile
+      ? ([...data.pending, ...data.all, ...data.answered].find((question) => question.id === selected.id) ??
+        snapshot.current)
+      : null;
   if (current) snapshot.current = current;
   // While its answer or decline is on its way, the dialog stays open (Escape, its close button): closed,
   // it would not report the outcome. (Told by the forms: useFetchers would cost every page's script.)
   const sends = useOneSendAtATime();
 
-  if (!hasProfile) {
+  if (!data.hasProfile) {
     return (
       <div className="stack-lg">
         <h1>Questions</h1>
@@ -66,26 +76,50 @@ export default function ExpertQuestions() {
     );
   }
 
-  const pending = questions.filter((question) =>
-    (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status),
+  const { counts, pending, answered, all, page, timeZone } = data;
+  const openTab = searchParams.get("tab");
+  const defaultTab: DeskTab = openTab === "answered" || openTab === "all" ? openTab : "pending";
+  // Answered and All show DESK_PAGE_SIZE at a time; a page past a shorter list's end says so.
+  const pageOf = (tab: "answered" | "all", rows: QuestionListItem[], total: number) => (
+    <>
+      {rows.length === 0 && page > 1 ? (
+        <p className="empty-state">
+          No {tab === "answered" ? "answered " : ""}questions this far back.{" "}
+          <Link to={`?tab=${tab}`}>Back to the newest</Link>
+        </p>
+      ) : (
+        <QuestionTable
+          rows={rows}
+          caption={tab === "answered" ? "Answered questions" : "All questions"}
+          action={action}
+          timeZone={timeZone}
+        />
+      )}
+      <Pagination
+        page={page}
+        pageSize={DESK_PAGE_SIZE}
+        total={total}
+        hrefFor={(next) => `?tab=${tab}${next > 1 ? `&page=${next}` : ""}`}
+      />
+    </>
   );
-  const answered = questions.filter((question) => question.status === "answered");
-  const isOpen = (question: (typeof questions)[number]) =>
+  const isOpen = (question: QuestionListItem) =>
     (OPEN_QUESTION_STATUSES as readonly string[]).includes(question.status);
-  const answerView = (question: (typeof questions)[number]) => (
+  const answerView = (question: QuestionListItem) => (
     <QuestionAnswerView
       questionId={question.id}
       answer={question.answer}
       hasAudio={question.hasAudio}
       answeredAt={question.answeredAt}
       fee={question.fee}
+      timeZone={timeZone}
     />
   );
   const select = (next: Selected) => {
     setSentFromDialog(false);
     setSelected(next);
   };
-  const action = (question: (typeof questions)[number]) =>
+  const action = (question: QuestionListItem) =>
     isOpen(question) ? (
       <Button size="sm" onClick={() => select({ id: question.id, mode: "answer" })}>
         Answer<span className="visually-hidden">{` question #${question.id}`}</span>
@@ -108,21 +142,17 @@ export default function ExpertQuestions() {
           you decline, they are not charged.
         </p>
       </header>
-      <Tabs defaultValue="pending">
+      <Tabs defaultValue={defaultTab}>
         <TabsList aria-label="Filter questions">
-          <TabsTrigger value="pending">{`Pending (${pending.length})`}</TabsTrigger>
-          <TabsTrigger value="answered">{`Answered (${answered.length})`}</TabsTrigger>
-          <TabsTrigger value="all">{`All (${questions.length})`}</TabsTrigger>
+          <TabsTrigger value="pending">{`Pending (${counts.pending})`}</TabsTrigger>
+          <TabsTrigger value="answered">{`Answered (${counts.answered})`}</TabsTrigger>
+          <TabsTrigger value="all">{`All (${counts.all})`}</TabsTrigger>
         </TabsList>
         <TabsContent value="pending">
           <QuestionTable rows={pending} caption="Pending questions" action={action} timeZone={timeZone} />
         </TabsContent>
-        <TabsContent value="answered">
-          <QuestionTable rows={answered} caption="Answered questions" action={action} timeZone={timeZone} />
-        </TabsContent>
-        <TabsContent value="all">
-          <QuestionTable rows={questions} caption="All questions" action={action} timeZone={timeZone} />
-        </TabsContent>
+        <TabsContent value="answered">{pageOf("answered", answered, counts.answered)}</TabsContent>
+        <TabsContent value="all">{pageOf("all", all, counts.all)}</TabsContent>
       </Tabs>
 
       <Dialog

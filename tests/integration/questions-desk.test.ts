@@ -84,6 +84,46 @@ describe("the expert's question desk (/expert/questions)", () => {
     expect(dashboard).toMatch(/asked(<!-- -->)? (<!-- -->)?Wed, Mar 11, 2026/);
   });
 
+  it("counts every question in its tab and pages Answered and All 50 at a time", async () => {
+    const expert = await newExpert("busy");
+    const client = await newClient();
+    const start = Date.now() - 90 * 24 * 60 * 60 * 1000;
+    const text = (n: number) => `Answered question no. ${String(n).padStart(2, "0")} about pricing`;
+    // Oldest first: no. 01 is the oldest of 53 answered questions, older than the 2 open ones.
+    for (let n = 1; n <= 53; n++) {
+      const askedAt = new Date(start + n * 60_000);
+      await pendingQuestion(client.userId, expert.expertId, {
+        question: text(n),
+        status: "answered",
+        answer: "An answer that is long enough.",
+        answeredAt: askedAt,
+        createdAt: askedAt,
+        paidAt: askedAt,
+      });
+    }
+    await pendingQuestion(client.userId, expert.expertId, { question: "Open question one, still waiting" });
+    await pendingQuestion(client.userId, expert.expertId, { question: "Open question two, still waiting" });
+
+    const first = await (await get("/expert/questions", expert.cookie)).text();
+    for (const label of ["Pending (2)", "Answered (53)", "All (55)"]) expect(first).toContain(label);
+    expect(first).toContain("Open question one, still waiting");
+    expect(first).toContain(text(53));
+    expect(first).not.toContain(text(3));
+
+    const answeredPage2 = await (await get("/expert/questions?tab=answered&page=2", expert.cookie)).text();
+    expect(answeredPage2).toMatch(/aria-selected="true"[^>]*>Answered \(53\)/);
+    expect(answeredPage2.replaceAll("<!-- -->", "")).toContain("Page 2 of 2");
+    // Answered's second page holds no. 01 to 03, All's no. 01 to 05; neither goes further.
+    for (const n of [1, 2, 3, 4, 5]) expect(answeredPage2).toContain(text(n));
+    expect(answeredPage2).not.toContain(text(6));
+    // Every open question is on every page: they expire within a day and are never paged.
+    expect(answeredPage2).toContain("Open question two, still waiting");
+
+    const past = await get("/expert/questions?tab=all&page=9", expert.cookie);
+    expect(past.status).toBe(302);
+    expect(past.headers.get("Location")).toBe("/expert/questions?tab=all&page=2");
+  });
+
   it("shows SPEC.md's empty state", async () => {
     const expert = await newExpert();
     expect(await (await get("/expert/questions", expert.cookie)).text()).toContain("No questions found.");

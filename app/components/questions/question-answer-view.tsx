@@ -13,14 +13,18 @@ export function QuestionAnswerView({
   hasAudio,
   answeredAt,
   fee,
+  timeZone: shownZone,
 }: {
   questionId: number;
   answer: string | null;
   hasAudio: boolean;
   answeredAt: Date | string | null;
   fee?: number;
+  /** The zone the rest of the screen shows times in (the expert's desk: their schedule's); else the viewer's. */
+  timeZone?: string;
 }) {
-  const timeZone = useViewerTimeZone();
+  const viewerZone = useViewerTimeZone();
+  const timeZone = shownZone ?? viewerZone;
   return (
     <div className="stack answer-view">
       {answer ? <p className="answer-text">{answer}</p> : null}

@@ -213,8 +213,7 @@ export async function layoutProblems(page: Page): Promise<LayoutProblems> {
  * Short labels the app writes itself (badges, tags, buttons, tabs, table column headers, prices): a word in
  * one of these should never be split across two lines.
  */
-const LABELS =
-  ".badge, .status-badge, .tag, .button, button, [role=tab], thead th, .payment-box__line > *";
+const LABELS = ".badge, .status-badge, .tag, .button, button, [role=tab], thead th, .payment-box__line > *";
 
 /**
  * Words in the labels above that the browser broke in the middle to fit them (the body's
