@@ -2,6 +2,7 @@ import type { AppLoadContext } from "@remix-run/cloudflare";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { hashPassword, verifyPassword } from "~/auth/password.server";
+import { clientNetwork } from "~/lib/client-network";
 import { findCredentialsByUsername, getSessionUserById, type SessionUser } from "~/models/users.server";
 import { LoginSchema } from "~/schemas/auth";
 import { clearFailures, recordFailure, reserveAttempt, THROTTLED_MESSAGE } from "./throttle.server";
@@ -25,8 +26,10 @@ const hashForUnknownUser = () => {
   return dummyHash;
 };
 
+/** The client's network, as rate limits and throttles count it (an IPv6 client by its /64). */
 export function clientAddress(request: Request): string | null {
-  return request.headers.get("CF-Connecting-IP");
+  const address = request.headers.get("CF-Connecting-IP");
+  return address ? clientNetwork(address) : null;
 }
 
 /** A sign-in's checked credentials: the user, and the password hash the password matched. */

@@ -276,6 +276,17 @@ describe("the contact form", () => {
     // Another address is not held back.
     expect((await postForm("/contact", valid, from("203.0.113.8"))).status).toBe(200);
   });
+
+  it("counts an IPv6 client by its /64, so a new address for each message does not get round the limit", async () => {
+    const from = (address: string) => ({ headers: { "CF-Connecting-IP": address } });
+    const statuses: number[] = [];
+    for (let host = 1; host <= 7; host++) {
+      statuses.push((await postForm("/contact", valid, from(`2001:db8:1:2::${host}`))).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    expect(await countContactMessages()).toBe(5);
+    expect((await postForm("/contact", valid, from("2001:db8:1:3::1"))).status).toBe(200);
+  });
 });
 
 describe("the newsletter", () => {
