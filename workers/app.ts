@@ -68,6 +68,23 @@ const isPageMethodRefused = (request: Request, pathname: string) =>
 const isLegacyDataRequest = (request: Request) => new URL(request.url).searchParams.has("_data");
 
 /**
+ * The one address of a page, when a GET asks for it under another: Remix also matches `/About` and
+ * `/about/`, which search engines and the edge cache would take for pages of their own. A trailing
+ * slash goes; a path of fixed words only (about, contact, experts...) is lowercased. A route with
+ * a parameter keeps its letters: the profile routes redirect a custom URL's case themselves.
+ */
+function canonicalPagePath(request: Request): string | null {
+  const { pathname } = new URL(request.url);
+  if (!["GET", "HEAD"].includes(request.method) || isApiPath(pathname) || pathname.endsWith(".data"))
+    return null;
+  const trimmed = pathname.replace(/(.)\/+$/, "$1");
+  const id = routeIdOf(trimmed);
+  if (id === null || id === "routes/$") return null;
+  const canonical = id.includes("$") ? trimmed : trimmed.toLowerCase();
+  return canonical === pathname ? null : canonical;
+}
+
+/**
  * Remix's own 405 (a method its router does not take, or a route with no action) says which methods
  * would do, as HTTP requires; under /api it answers in the API's `{ "error": ... }` shape.
  */
@@ -165,6 +182,7 @@ export default {
     const { context } = state;
     context.purgePublicPages = (paths) => purgeEdgePages(edgeCache(), new URL(request.url).origin, paths);
     const body = readToTheEnd(request);
+    const canonical = canonicalPagePath(request);
     let response: Response;
     try {
       if (isCrossSiteRequest(request)) response = crossSiteRefusal(request);
@@ -178,6 +196,9 @@ export default {
           status: 405,
           headers: { Allow: allowedMethods(new URL(request.url).pathname), "Cache-Control": "no-store" },
         });
+      } else if (canonical !== null) {
+        const { search } = new URL(request.url);
+        response = new Response(null, { status: 301, headers: { Location: `${canonical}${search}` } });
       } else if (request.method === "OPTIONS") {
         // No cross-origin caller is served, so an OPTIONS only asks which methods a URL takes.
         response = new Response(null, {

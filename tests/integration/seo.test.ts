@@ -1,3 +1,4 @@
+import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Expert } from "~/db/schema.server";
 import { BASE } from "./support/accounts";
@@ -78,6 +79,36 @@ describe("search engines and sharing", () => {
       expect(html, path).toContain(`<meta property="og:url" content="${BASE}${path}"/>`);
       expect(html, path).not.toContain('name="robots"');
     }
+  });
+
+  it("sends other spellings of a page's address to its one address (301), query kept", async () => {
+    for (const [path, canonical] of [
+      ["/About", "/about"],
+      ["/ABOUT/", "/about"],
+      ["/about/", "/about"],
+      ["/Terms-Of-Service?x=1", "/terms-of-service?x=1"],
+      ["/Experts/?page=2", "/experts?page=2"],
+      ["/category/sales/", "/category/sales"],
+      [`/expert/${plain.id}/`, `/expert/${plain.id}`],
+      ["/Ada-Quill/", "/Ada-Quill"],
+    ]) {
+      const response = await anonymous(path);
+      expect(response.status, path).toBe(301);
+      expect(response.headers.get("Location"), path).toBe(canonical);
+    }
+    // A custom URL's letters are its route's to settle, a page that does not exist stays a 404, and
+    // neither the API nor a form's post is redirected.
+    expect((await anonymous("/Ada-Quill")).headers.get("Location")).toBe("/ada-quill");
+    expect((await anonymous("/no/such/page/")).status).toBe(404);
+    expect((await anonymous("/api/experts/")).status).not.toBe(301);
+    expect((await anonymous("/about")).status).toBe(200);
+    const post = await SELF.fetch(`${BASE}/Contact`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "name=",
+    });
+    expect(post.status).not.toBe(301);
   });
 
   it("keeps one visitor's confirmation pages out of search results", async () => {
