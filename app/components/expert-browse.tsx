@@ -457,7 +457,10 @@ export function browseHeading(category: CategoryData | null) {
       };
 }
 
-/** Meta tags of a browse or category page: one canonical per category, searches not indexed. */
+/**
+ * Meta tags of a browse or category page: one canonical per category; searches, price filters and
+ * pages past the last one (empty, whatever their number) not indexed.
+ */
 export function browseMeta(data: (BrowseViewData & { origin: string }) | undefined) {
   if (!data) return seo("Browse Experts", browseHeading(null).description);
   const { title, description } = browseHeading(data.category);
@@ -467,7 +470,12 @@ export function browseMeta(data: (BrowseViewData & { origin: string }) | undefin
   const pageSuffix = data.query.page > 1 ? ` (page ${data.query.page})` : "";
   return seo(`${title}${pageSuffix}`, description, {
     canonical: `${data.origin}${canonicalPath}${params.size ? `?${params}` : ""}`,
-    noindex: Boolean(data.query.q || data.query.minPrice !== null || data.query.maxPrice !== null),
+    noindex: Boolean(
+      data.query.q ||
+        data.query.minPrice !== null ||
+        data.query.maxPrice !== null ||
+        data.query.page > Math.max(1, data.result.pageCount),
+    ),
   });
 }
 

@@ -61,8 +61,13 @@ describe("search engines and sharing", () => {
       const html = await (await anonymous(path)).text();
       expect(html, path).toContain(`<link rel="canonical" href="${BASE}${canonical}"/>`);
     }
-    const search = await (await anonymous("/experts?q=ada")).text();
-    expect(search).toContain('<meta name="robots" content="noindex, follow"/>');
+    const noindex = '<meta name="robots" content="noindex, follow"/>';
+    expect(await (await anonymous("/experts?q=ada")).text()).toContain(noindex);
+    // A page past the last is an empty list under any number: not a page to index.
+    expect(await (await anonymous("/experts?page=999999")).text()).toContain(noindex);
+    expect(await (await anonymous("/category/sales?page=50")).text()).toContain(noindex);
+    expect(await (await anonymous("/experts")).text()).not.toContain(noindex);
+    expect(await (await anonymous("/category/sales")).text()).not.toContain(noindex);
   });
 
   it("gives the company, legal, subscription and application pages their canonical address", async () => {
