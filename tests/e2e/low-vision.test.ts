@@ -83,6 +83,38 @@ describe("zoomed to 400% (a window 320 x 256)", () => {
   });
 });
 
+describe("with text twice as large (the browser's text size at 200%)", () => {
+  const PUBLIC_PAGES = [
+    "/",
+    "/experts",
+    "/category/sales",
+    "/demo-expert",
+    "/about",
+    "/contact",
+    "/newsletter",
+    "/subscribe",
+    "/auth",
+    "/become-expert",
+    "/privacy-policy",
+  ];
+  for (const width of [320, 390]) {
+    it(`keeps every public page inside a ${width} px phone, the skip link out of sight until focused`, async () => {
+      const page = await pageAs("anonymous", { width, height: 800, isMobile: true });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Page.enable");
+      // What the browser's own text-size setting does: rem and em grow, px stay.
+      await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
+      for (const path of PUBLIC_PAGES) {
+        await gotoHydrated(page, path);
+        const layout = await layoutProblems(page);
+        expect(layout.horizontalOverflow, `${path} scrolls sideways`).toBeNull();
+        const skip = await page.getByRole("link", { name: "Skip to content" }).boundingBox();
+        expect(skip === null || skip.y + skip.height <= 0, `${path}: the skip link shows`).toBe(true);
+      }
+    });
+  }
+});
+
 describe("with text spaced wider", () => {
   for (const role of ["anonymous", "client", "expert", "admin"] as const) {
     it(`keeps every header control inside a 1280 px window (${role})`, async () => {
