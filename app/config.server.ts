@@ -43,6 +43,11 @@ export type AppConfig = {
   email: { apiKey?: string; from?: string; apiBase?: string };
   /** The site's public origin (links in e-mails). */
   appUrl: string;
+  /**
+   * APP_URL's origin when it is set: the one address pages name as canonical, whichever hostname
+   * (a *.workers.dev copy, say) the request came in on. Unset (local, tests): the request's own.
+   */
+  siteOrigin: string | null;
   logLevel: "debug" | "info" | "warn" | "error";
   /** Prefix of a booking's unique video-room URL. */
   meetingRoomBase: string;
@@ -91,7 +96,13 @@ export function parseConfig(env: Record<string, unknown>): AppConfig {
     },
     email: { apiKey: vars.EMAIL_API_KEY, from: vars.EMAIL_FROM, apiBase: vars.EMAIL_API_BASE },
     appUrl: vars.APP_URL ?? "http://localhost:8787",
+    siteOrigin: vars.APP_URL ? new URL(vars.APP_URL).origin : null,
     logLevel: vars.LOG_LEVEL,
     meetingRoomBase: vars.MEETING_ROOM_BASE,
   };
+}
+
+/** The origin of the site's canonical addresses (sitemap, canonical links, share links). */
+export function siteOrigin(config: Pick<AppConfig, "siteOrigin">, request: Request): string {
+  return config.siteOrigin ?? new URL(request.url).origin;
 }

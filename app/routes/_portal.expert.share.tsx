@@ -6,6 +6,7 @@ import { CopyButton, copyText } from "~/components/copy-button";
 import { buttonClass } from "~/components/ui/button";
 import { Input, Label, Textarea } from "~/components/ui/field";
 import { toast } from "~/components/ui/toast";
+import { siteOrigin } from "~/config.server";
 import { publicProfilePath } from "~/lib/expert-urls";
 import { getOwnExpertProfile } from "~/models/experts.server";
 import portalHref from "~/styles/expert-portal.css";
@@ -22,7 +23,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (expertId === null) return { share: null };
   const profile = await getOwnExpertProfile(context.db, { userId: user.id });
   if (!profile) return { share: null };
-  const url = `${new URL(request.url).origin}${publicProfilePath(profile)}`;
+  const url = `${siteOrigin(context.config, request)}${publicProfilePath(profile)}`;
   const name = user.name ?? user.username;
   const topic = profile.expertise.length > 0 ? profile.expertise.join(", ") : (profile.title ?? "my field");
   const message = `I'm answering questions on Expert Answers! Ask me anything about ${topic}, or book a 1:1 session with me.`;

@@ -6,6 +6,7 @@ import { BrowsePage, browseMeta } from "~/components/expert-browse";
 import { seo } from "~/components/seo";
 import { StatusPage } from "~/components/status-page";
 import { buttonClass } from "~/components/ui/button";
+import { siteOrigin } from "~/config.server";
 import { publicPageHeaders } from "~/services/cache.server";
 import { loadBrowsePage } from "~/services/read-models.server";
 import discoveryStyles from "~/styles/discovery.css";
@@ -33,7 +34,10 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     throw redirect(`/category/${encodeURIComponent(slug.toLowerCase())}${url.search}`, 301);
   }
   const view = await loadBrowsePage(context, url, { basePath: `/category/${slug}`, pathCategory: slug });
-  return data({ origin: url.origin, ...view }, { headers: publicPageHeaders(request) });
+  return data(
+    { origin: siteOrigin(context.config, request), ...view },
+    { headers: publicPageHeaders(request) },
+  );
 }
 
 export default function CategoryBrowse() {

@@ -2,6 +2,7 @@ import type { HeadersArgs, LoaderFunctionArgs, MetaArgs } from "@remix-run/cloud
 import { data } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
 import { BrowsePage, browseMeta } from "~/components/expert-browse";
+import { siteOrigin } from "~/config.server";
 import { publicPageHeaders } from "~/services/cache.server";
 import { loadBrowsePage } from "~/services/read-models.server";
 import discoveryStyles from "~/styles/discovery.css";
@@ -16,7 +17,10 @@ export const headers = ({ loaderHeaders }: HeadersArgs) => loaderHeaders;
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const view = await loadBrowsePage(context, url, { basePath: "/experts", pathCategory: null });
-  return data({ origin: url.origin, ...view }, { headers: publicPageHeaders(request) });
+  return data(
+    { origin: siteOrigin(context.config, request), ...view },
+    { headers: publicPageHeaders(request) },
+  );
 }
 
 export default function ExpertsBrowse() {

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { siteOrigin } from "~/config.server";
 
 /** Private areas search engines should leave alone; public profiles under /expert/{id} stay crawlable. */
 const DISALLOWED = [
@@ -37,8 +38,8 @@ const DISALLOWED = [
 const rulesFor = (path: string) => (path.endsWith("/") ? [path] : [`${path}$`, `${path}?`, `${path}/`]);
 
 /** /robots.txt: everything public may be crawled; points at the sitemap. */
-export function loader({ request }: LoaderFunctionArgs) {
-  const origin = new URL(request.url).origin;
+export function loader({ request, context }: LoaderFunctionArgs) {
+  const origin = siteOrigin(context.config, request);
   const body = [
     "User-agent: *",
     "Allow: /",

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { siteOrigin } from "~/config.server";
 import { expertProfilePath } from "~/lib/experts";
 import { listSitemapEntries } from "~/models/discovery.server";
 
@@ -13,7 +14,7 @@ const escapeXml = (value: string) =>
  * company and legal pages, every category and every expert's canonical profile.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const origin = new URL(request.url).origin;
+  const origin = siteOrigin(context.config, request);
   const { categories, experts } = await listSitemapEntries(context.db);
   const url = (path: string, lastmod?: number | null) =>
     `  <url><loc>${escapeXml(`${origin}${path}`)}</loc>${

@@ -6,6 +6,7 @@
 import { type AppLoadContext, data, redirect } from "@remix-run/cloudflare";
 import { requireUser } from "~/auth/guards.server";
 import { getOptionalUser, readWithSession } from "~/auth/session.server";
+import { siteOrigin } from "~/config.server";
 import { expertProfilePath } from "~/lib/experts";
 import { readForm } from "~/lib/form-data.server";
 import { parseId } from "~/lib/ids";
@@ -61,7 +62,7 @@ export async function loadProfilePage(
   const favorited = user !== null && (favorites ?? []).some((row) => row.expertId === expert.id);
   return data(
     {
-      origin: url.origin,
+      origin: siteOrigin(context.config, request),
       canonicalPath: expertProfilePath(expert),
       expert,
       signedIn: user !== null,

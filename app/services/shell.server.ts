@@ -1,6 +1,7 @@
 import { data, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { getOptionalUser } from "~/auth/session.server";
 import type { ShellUser } from "~/components/site-header";
+import { siteOrigin } from "~/config.server";
 import { getToast } from "./flash.server";
 
 /**
@@ -23,7 +24,7 @@ export async function loadShell({ request, context }: LoaderFunctionArgs) {
       toast,
       user,
       // Pages without data of their own build their canonical address from it (~/components/page-seo).
-      origin: new URL(request.url).origin,
+      origin: siteOrigin(context.config, request),
       config: {
         demoMode: context.config.demoMode,
         paymentsTestMode: context.config.paymentsTestMode,

@@ -1,7 +1,12 @@
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
+import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Expert } from "~/db/schema.server";
-import { BASE } from "./support/accounts";
+import { loader as robotsLoader } from "~/routes/robots[.]txt";
+import { loader as sitemapLoader } from "~/routes/sitemap[.]xml";
+import { loadShell } from "~/services/shell.server";
+import { createLoadContext } from "../../workers/load-context";
+import { BASE, postForm } from "./support/accounts";
 import { addExpert, anonymous, categoriesBySlug } from "./support/discovery";
 
 let ada: Expert;
@@ -107,13 +112,9 @@ describe("search engines and sharing", () => {
     expect((await anonymous("/no/such/page/")).status).toBe(404);
     expect((await anonymous("/api/experts/")).status).not.toBe(301);
     expect((await anonymous("/about")).status).toBe(200);
-    const post = await SELF.fetch(`${BASE}/Contact`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { Origin: BASE, "Content-Type": "application/x-www-form-urlencoded" },
-      body: "name=",
-    });
-    expect(post.status).not.toBe(301);
+    // A form's post is answered where it was sent: here, /Contact's refusal of an empty form.
+    const post = await postForm("/Contact", { name: "" });
+    expect(post.status).toBe(400);
   });
 
   it("keeps one visitor's confirmation pages out of search results", async () => {
@@ -146,6 +147,22 @@ describe("search engines and sharing", () => {
       expect(xml, path).toContain(`<loc>${BASE}${path}</loc>`);
     }
     expect(xml).not.toContain(`/expert/${ada.id}<`);
+  });
+
+  it("names APP_URL's origin in the sitemap, robots.txt and canonical links, whatever host was asked", async () => {
+    const site = { ...env, APP_URL: "https://expertanswers.example" };
+    const call = async <T>(loader: (args: LoaderFunctionArgs) => T, path: string) => {
+      const request = new Request(`https://copy.workers.dev${path}`);
+      const { context } = createLoadContext(request, site, createExecutionContext());
+      return loader({ request, context, params: {} });
+    };
+    const sitemap = await (await call(sitemapLoader, "/sitemap.xml")).text();
+    expect(sitemap).toContain("<loc>https://expertanswers.example/experts</loc>");
+    expect(sitemap).not.toContain("workers.dev");
+    const robots = await (await call(robotsLoader, "/robots.txt")).text();
+    expect(robots).toContain("Sitemap: https://expertanswers.example/sitemap.xml");
+    const shell = await call(loadShell, "/about");
+    expect(shell.data.origin).toBe("https://expertanswers.example");
   });
 
   it("serves /robots.txt pointing at the sitemap and keeping crawlers out of private areas", async () => {

@@ -7,6 +7,7 @@ import { ExpertGrid } from "~/components/expert-card";
 import { seo } from "~/components/seo";
 import { Accordion, AccordionContent, AccordionItem, AccordionTrigger } from "~/components/ui/accordion";
 import { buttonClass } from "~/components/ui/button";
+import { siteOrigin } from "~/config.server";
 import type { ExpertCardData } from "~/lib/experts";
 import { publicPageHeaders } from "~/services/cache.server";
 import { readCategories, readFeaturedExperts } from "~/services/read-models.server";
@@ -48,7 +49,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     streamed ? null : featuredPromise,
   ]);
   return data(
-    { origin: new URL(request.url).origin, categories, featured: featured ?? featuredPromise },
+    { origin: siteOrigin(context.config, request), categories, featured: featured ?? featuredPromise },
     { headers: publicPageHeaders(request) },
   );
 }
