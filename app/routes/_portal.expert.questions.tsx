@@ -139,7 +139,7 @@ export default function ExpertQuestions() {
         </h1>
         <p className="muted">
           Answer each question within 24 hours of payment. The client's card is charged when you answer; if
-          you decline, they are not charged.
+          you decline, they are not charged. A subscriber's question is covered by their subscription.
         </p>
       </header>
       <Tabs defaultValue={defaultTab}>
@@ -180,6 +180,9 @@ export default function ExpertQuestions() {
                   <StatusBadge status={current.status} />
                   {current.requestAudioResponse ? (
                     <span className="badge">Audio response requested</span>
+                  ) : null}
+                  {current.paymentState === "subscription" ? (
+                    <span className="badge">Subscriber's question</span>
                   ) : null}
                 </div>
               </div>

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { DESKTOP, newPage, PHONE, screenshot } from "./harness";
 import { demoExpertId, gotoHydrated, signInAs } from "./support/pages";
+import { pageAs } from "./support/sessions";
 
 let run = 0;
 const uniqueName = () => `e2e-sub-${Date.now().toString(36)}-${++run}`;
@@ -106,6 +107,15 @@ describe("subscriptions in the browser (test mode)", () => {
       .poll(() => panel.getByText(/Your next question is available from/).textContent())
       .toMatch(/ 5:30\sAM GMT\+5:30 \(midnight UTC\)\.$/);
     expect(await panel.getByText("Renews on", { exact: true }).isVisible()).toBe(true);
+
+    // The expert's desk marks it as a subscriber's question: no card of theirs is charged.
+    const expert = await pageAs("expert", DESKTOP);
+    await gotoHydrated(expert, "/expert/questions");
+    const row = expert.getByRole("tabpanel").locator("tr", { hasText: `E2E ${username}:` });
+    await row.getByRole("button", { name: /^Answer/ }).click();
+    const dialog = expert.getByRole("dialog");
+    await expect.poll(() => dialog.getByText("Subscriber's question").isVisible()).toBe(true);
+    await expert.close();
   });
 
   it("cancels at the end of the period from the dashboard and resumes before it", async () => {
