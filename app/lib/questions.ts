@@ -60,6 +60,9 @@ export const isOpenQuestion = (status: string) =>
  */
 export const WAITING_REFRESH_MS = 30_000;
 
+/** Answered and All on the expert's question desk show this many at a time, newest first. */
+export const DESK_PAGE_SIZE = 50;
+
 const toDate = (value: Date | string | number | null | undefined) =>
   value === null || value === undefined ? null : new Date(value);
 

@@ -23,6 +23,7 @@ import { formatCents, priceChangedMessage } from "~/lib/money";
 import {
   type AdminFilter,
   DEFAULT_QUESTION_PRICE,
+  DESK_PAGE_SIZE,
   OPEN_QUESTION_STATUSES,
   type QuestionStatus,
   SUBSCRIPTION_QUESTION_CREDIT,
@@ -1511,8 +1512,6 @@ export async function listQuestionsForExpert(db: Database, expertId: number, { l
   return (await expertQuestionsQuery(db, expertId, limit)) as QuestionListItem[];
 }
 
-/** Answered and All on the question desk show this many at a time, newest first. */
-export const DESK_PAGE_SIZE = 50;
 /** Open questions expire within a day, so the Pending tab lists them all, up to this many. */
 const DESK_OPEN_LIMIT = 500;
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
 import { useRef, useState } from "react";
 import { requireExpert } from "~/auth/guards.server";
 import { Pagination } from "~/components/pagination";
@@ -12,10 +12,10 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/compone
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "~/components/ui/tabs";
 import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
 import { redirectPastLastPage, requestedPage } from "~/lib/pagination.server";
-import { OPEN_QUESTION_STATUSES, WAITING_REFRESH_MS } from "~/lib/questions";
+import { DESK_PAGE_SIZE, OPEN_QUESTION_STATUSES, WAITING_REFRESH_MS } from "~/lib/questions";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { formatInstant } from "~/lib/slots";
-import { DESK_PAGE_SIZE, getExpertQuestionDesk, type QuestionListItem } from "~/models/questions.server";
+import { getExpertQuestionDesk, type QuestionListItem } from "~/models/questions.server";
 import questionsStylesHref from "~/styles/questions.css";
 
 export const links = () => [{ rel: "stylesheet", href: questionsStylesHref }];
@@ -34,8 +34,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const page = requestedPage(url);
   const desk = await getExpertQuestionDesk(context.db, expertId, { page });
-  // Past the last page of the longer list (All), back to its last page.
-  redirectPastLastPage(url, { page, total: desk.counts.all, pageSize: DESK_PAGE_SIZE });
+  // Past the last page of the tab in the address, back to that tab's last page.
+  const total = url.searchParams.get("tab") === "answered" ? desk.counts.answered : desk.counts.all;
+  redirectPastLastPage(url, { page, total, pageSize: DESK_PAGE_SIZE });
   return { hasProfile: true as const, ...desk };
 }
 
@@ -47,6 +48,7 @@ export default function ExpertQuestions() {
   // Single fetch keeps Dates; the loader's own return type is what arrives.
   const data = useLoaderData<typeof loader>() as Awaited<ReturnType<typeof loader>>;
   const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
   useRefreshWhileVisible(WAITING_REFRESH_MS);
   const [selected, setSelected] = useState<Selected | null>(null);
   // Whether this dialog sent an answer or a decline: then the refresh that follows is its own doing,
@@ -142,7 +144,13 @@ export default function ExpertQuestions() {
           you decline, they are not charged. A subscriber's question is covered by their subscription.
         </p>
       </header>
-      <Tabs defaultValue={defaultTab}>
+      <Tabs
+        defaultValue={defaultTab}
+        // The page number belongs to the tab it was chosen in: another tab starts at its newest.
+        onValueChange={(tab) => {
+          if (page > 1) navigate(tab === "pending" ? "?" : `?tab=${tab}`, { preventScrollReset: true });
+        }}
+      >
         <TabsList aria-label="Filter questions">
           <TabsTrigger value="pending">{`Pending (${counts.pending})`}</TabsTrigger>
           <TabsTrigger value="answered">{`Answered (${counts.answered})`}</TabsTrigger>

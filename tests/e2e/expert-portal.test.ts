@@ -1,6 +1,8 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, type Viewport } from "./harness";
+import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
+import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, stateDir, type Viewport } from "./harness";
+import { executeSql } from "./support/d1";
 import {
   gotoHydrated,
   holdRequests,
@@ -221,6 +223,41 @@ describe("the expert portal with the demo expert's history", () => {
       await screenshot(page, `expert-share-${label}`);
     });
   }
+});
+
+describe("the question desk with more answered questions than one page holds", () => {
+  it("pages Answered 50 at a time with JavaScript on, and another tab starts at its newest", async () => {
+    const expertId = `(SELECT e.id FROM experts e JOIN users u ON u.id = e.user_id WHERE u.username = '${DEMO_ACCOUNTS.expert.username}')`;
+    const clientId = `(SELECT id FROM users WHERE username = '${DEMO_ACCOUNTS.client.username}')`;
+    // 55 answered questions a year old: the oldest of the desk, so they fill its last page.
+    const asked = Date.now() - 400 * 24 * 60 * 60 * 1000;
+    await executeSql(
+      stateDir(),
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 55)
+       INSERT INTO questions (user_id, expert_id, name, email, question, answer, status, amount, payment_state, paid_at, deadline_at, answered_at, created_at)
+       SELECT ${clientId}, ${expertId}, 'Demo Client', 'client@example.com', 'E2E old desk question no. ' || printf('%02d', i), 'An old answer.', 'answered', 500, 'test_mode', ${asked} + i * 60000, ${asked} + 86400000, ${asked} + i * 60000 + 1000, ${asked} + i * 60000
+       FROM n WHERE NOT EXISTS (SELECT 1 FROM questions WHERE question = 'E2E old desk question no. 01');`,
+    );
+    const expert = await newPage(DESKTOP);
+    await signInAs(expert, "expert");
+    await gotoHydrated(expert, "/expert/questions");
+    await expert.getByRole("tab", { name: /^Answered/ }).click();
+    const panel = expert.getByRole("tabpanel");
+    const pages = panel.getByRole("navigation", { name: "Pages" });
+    expect(await pages.textContent()).toMatch(/Page 1 of [2-9]/);
+    await Promise.all([
+      expert.waitForURL((url) => url.searchParams.get("page") === "2"),
+      pages.getByRole("link", { name: "Next" }).click(),
+    ]);
+    expect(await expert.getByRole("tab", { name: /^Answered/ }).getAttribute("aria-selected")).toBe("true");
+    // Newest first: the oldest of all, no. 01, is on the last page.
+    await expect.poll(() => panel.locator("tr", { hasText: "E2E old desk question no. 01" }).count()).toBe(1);
+    expect(await pages.textContent()).toMatch(/Page 2 of/);
+
+    await expert.getByRole("tab", { name: /^All/ }).click();
+    await expert.waitForURL((url) => url.searchParams.get("tab") === "all" && !url.searchParams.has("page"));
+    await expect.poll(async () => (await pages.textContent()) ?? "").toMatch(/Page 1 of/);
+  });
 });
 
 describe("the expert's analytics page", () => {

@@ -122,6 +122,17 @@ describe("the expert's question desk (/expert/questions)", () => {
     const past = await get("/expert/questions?tab=all&page=9", expert.cookie);
     expect(past.status).toBe(302);
     expect(past.headers.get("Location")).toBe("/expert/questions?tab=all&page=2");
+    // Each tab to its own last page: with 50 declined questions more, All has 3 pages, Answered 2.
+    for (let n = 1; n <= 50; n++) {
+      await pendingQuestion(client.userId, expert.expertId, {
+        question: `Declined no. ${n}`,
+        status: "rejected",
+      });
+    }
+    const pastAnswered = await get("/expert/questions?tab=answered&page=9", expert.cookie);
+    expect(pastAnswered.headers.get("Location")).toBe("/expert/questions?tab=answered&page=2");
+    const pastAll = await get("/expert/questions?tab=all&page=9", expert.cookie);
+    expect(pastAll.headers.get("Location")).toBe("/expert/questions?tab=all&page=3");
   });
 
   it("shows SPEC.md's empty state", async () => {
