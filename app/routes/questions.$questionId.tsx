@@ -6,6 +6,7 @@ import { StatusBadge } from "~/components/questions/status-badge";
 import { ReviewForm } from "~/components/review-form";
 import { seo } from "~/components/seo";
 import { buttonClass } from "~/components/ui/button";
+import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { useRefreshWhileVisible } from "~/components/use-refresh-while-visible";
 import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { formatDateTime, isOpenQuestion, paymentOutcomeText, WAITING_REFRESH_MS } from "~/lib/questions";
@@ -55,6 +56,8 @@ function placesFor(actor: Actor, question: { id: number; expertId: number | null
 export default function QuestionScreen() {
   const { question, desk, dashboardPath } = useLoaderData<typeof loader>();
   const timeZone = useViewerTimeZone();
+  // Once rated, the Rate form gives way to its thanks, which takes the focus (data-focus-fallback).
+  useFocusKeeper();
   // The asker waiting on the page sees the answer (or the decline) arrive.
   useRefreshWhileVisible(WAITING_REFRESH_MS, isOpenQuestion(question.status));
   const payment = question.viewerIsAsker

@@ -6,7 +6,8 @@
 import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { DEMO_ACCOUNTS } from "../../app/lib/demo-accounts";
-import { baseUrl, DESKTOP, newPage, PHONE, screenshot } from "./harness";
+import { baseUrl, DESKTOP, newPage, PHONE, screenshot, stateDir } from "./harness";
+import { executeSql } from "./support/d1";
 import {
   demoExpertId,
   dropRequestsOnCue,
@@ -972,5 +973,33 @@ describe("a fault in the middle of writing", () => {
     await gotoHydrated(client, `/questions/${questionId}`);
     await expect.poll(() => client.getByText(answer).isVisible()).toBe(true);
     await context.close();
+  });
+});
+
+describe("rating an answer on the question's own page", () => {
+  it("hands the focus to the thanks once the rating is saved", async () => {
+    // Past 60 characters, so the dashboard links the question's page.
+    const text = `E2E ${Date.now().toString(36)}: rate this answer on its own page, the one its e-mail opens`;
+    const client = `(SELECT id FROM users WHERE username = '${DEMO_ACCOUNTS.client.username}')`;
+    const expert = `(SELECT e.id FROM experts e JOIN users u ON u.id = e.user_id WHERE u.username = '${DEMO_ACCOUNTS.expert.username}')`;
+    const now = Date.now();
+    await executeSql(
+      stateDir(),
+      `INSERT INTO questions (user_id, expert_id, name, email, question, answer, status, amount, payment_state, paid_at, deadline_at, answered_at, created_at) SELECT ${client}, ${expert}, 'Demo Client', 'client@example.com', '${text}', 'A stamp card.', 'answered', 500, 'test_mode', ${now - 7_200_000}, ${now + 79_200_000}, ${now - 3_600_000}, ${now - 7_200_000};`,
+    );
+    const page = await newPage(PHONE);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/dashboard/questions");
+    const link = page.locator("article", { hasText: text }).locator('a[href^="/questions/"]');
+    const href = await link.getAttribute("href");
+    expect(href).toMatch(/^\/questions\/\d+$/);
+    await gotoHydrated(page, href!);
+    await page.getByRole("radio", { name: "5 stars" }).check();
+    await page.getByRole("button", { name: "Submit rating" }).focus();
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.getByText("You rated this 5 out of 5 stars.").isVisible()).toBe(true);
+    await expect
+      .poll(() => page.locator(".review-done").evaluate((thanks) => thanks === document.activeElement))
+      .toBe(true);
   });
 });
