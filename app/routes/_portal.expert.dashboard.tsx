@@ -111,7 +111,7 @@ export default function ExpertDashboard() {
         {hasPerformance ? (
           <>
             <BarChart
-              title={`Earnings in the last ${PERFORMANCE_MONTHS} months`}
+              title={`Earnings in the last ${PERFORMANCE_MONTHS} months, by UTC month`}
               series={[
                 { key: "questions", label: "Questions", tone: "primary" },
                 { key: "sessions", label: "Sessions", tone: "accent" },

@@ -85,7 +85,7 @@ export default function Earnings() {
             <Link to="/expert/earnings/analytics">Detailed analytics</Link>
           </div>
           <BarChart
-            title={`Earnings by month, last ${MONTHS} months`}
+            title={`Earnings by month (UTC), last ${MONTHS} months`}
             series={[
               { key: "questions", label: "Questions", tone: "primary" },
               { key: "sessions", label: "Sessions", tone: "accent" },

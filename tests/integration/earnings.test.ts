@@ -167,6 +167,10 @@ describe("earnings from the payments ledger", () => {
     expect(html).toContain('<span class="source-tile__count">1 question</span>');
     expect(html).toContain("Tips for increasing your revenue");
     expect(html).not.toContain("$999.00");
+    // Months are UTC months, which the charts say (an evening's earning may fall in the next one).
+    expect(html).toContain("Earnings by month (UTC), last 6 months");
+    const dashboard = await (await get("/expert/dashboard", expert.cookie)).text();
+    expect(dashboard).toContain("months, by UTC month");
     // Why a subscriber's question may show $0.00.
     expect(html).toContain(
       "A subscriber&#x27;s daily question earns $5.00, until that subscriber&#x27;s questions have earned $20.00 (their monthly price) within 30 days",
