@@ -77,6 +77,8 @@ function canonicalPagePath(request: Request): string | null {
   const { pathname } = new URL(request.url);
   if (!["GET", "HEAD"].includes(request.method) || isApiPath(pathname) || pathname.endsWith(".data"))
     return null;
+  // Most requests are already in the one spelling: they skip the route match.
+  if (!/[A-Z]|.\/$/.test(pathname)) return null;
   const trimmed = pathname.replace(/(.)\/+$/, "$1");
   const id = routeIdOf(trimmed);
   if (id === null || id === "routes/$") return null;
