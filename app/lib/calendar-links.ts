@@ -21,7 +21,18 @@ export type CalendarEvent = {
    */
   status?: "CONFIRMED" | "TENTATIVE" | "CANCELLED";
   url?: string | null;
+  /**
+   * The site's contact address, named as the event's ORGANIZER: RFC 5546 wants one in a PUBLISH or
+   * CANCEL, and some calendar apps ignore a cancellation without it.
+   */
+  organizerEmail?: string;
 };
+
+/**
+ * A session only moves forward (held → confirmed → cancelled, or held → cancelled), so its status
+ * gives a SEQUENCE that grows with every change: a calendar keeps the newest file it has imported.
+ */
+const SEQUENCE = { TENTATIVE: 0, CONFIRMED: 1, CANCELLED: 2 } as const;
 
 /** 20260310T140000Z: the UTC form both formats use. */
 export function utcStamp(instant: number): string {
@@ -76,7 +87,11 @@ export function icsFile(event: CalendarEvent): string {
     `METHOD:${event.status === "CANCELLED" ? "CANCEL" : "PUBLISH"}`,
     "BEGIN:VEVENT",
     `UID:${event.uid}`,
+    `SEQUENCE:${SEQUENCE[event.status ?? "CONFIRMED"]}`,
     `DTSTAMP:${utcStamp(event.stamp)}`,
+    ...(event.organizerEmail
+      ? [`ORGANIZER;CN=Expert Answers:mailto:${event.organizerEmail.replace(/[\r\n]/g, "")}`]
+      : []),
     `DTSTART:${utcStamp(event.startsAt)}`,
     `DTEND:${utcStamp(event.endsAt)}`,
     `SUMMARY:${escapeText(event.title)}`,

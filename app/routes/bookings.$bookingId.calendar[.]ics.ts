@@ -19,11 +19,18 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
           origin: new URL(request.url).origin,
         });
   if (!event) throw new Response("Not Found", { status: 404 });
-  return new Response(icsFile({ ...event, stamp: context.now() }), {
-    headers: {
-      "Content-Type": "text/calendar; charset=utf-8",
-      "Content-Disposition": `attachment; filename="session-${bookingId}.ics"`,
-      "Cache-Control": "private, no-store",
+  return new Response(
+    icsFile({
+      ...event,
+      stamp: context.now(),
+      organizerEmail: context.config.supportEmail,
+    }),
+    {
+      headers: {
+        "Content-Type": "text/calendar; charset=utf-8",
+        "Content-Disposition": `attachment; filename="session-${bookingId}.ics"`,
+        "Cache-Control": "private, no-store",
+      },
     },
-  });
+  );
 }

@@ -711,8 +711,19 @@ describe("calendar files", () => {
       );
       const ics = await response.text();
       expect(ics).toContain(`DTSTART:${stamp}`);
-      expect(ics).toContain("BEGIN:VEVENT");
+      expect(ics).toContain("\r\nSEQUENCE:1\r\n");
+      expect(ics).toContain("\r\nORGANIZER;CN=Expert Answers:mailto:support@expertanswers.example\r\n");
     }
+    // A later file replaces the one a calendar imported: a higher SEQUENCE, and a CANCEL it obeys.
+    const cancelled = await SELF_navigation(`/bookings/${created.bookingId}/cancel`, client.cookie);
+    expect(cancelled.status).toBe(302);
+    const afterCancel = await (
+      await get(`/bookings/${created.bookingId}/calendar.ics`, expert.cookie)
+    ).text();
+    expect(afterCancel).toContain("\r\nMETHOD:CANCEL\r\n");
+    expect(afterCancel).toContain("\r\nSEQUENCE:2\r\n");
+    expect(afterCancel).toContain("\r\nSTATUS:CANCELLED\r\n");
+    expect(afterCancel).toContain("\r\nORGANIZER;CN=Expert Answers:mailto:");
     const stranger = await newClient();
     expect((await get(`/bookings/${created.bookingId}/calendar.ics`, stranger.cookie)).status).toBe(404);
     expect((await get(`/bookings/${created.bookingId}/calendar.ics`)).status).toBe(302);

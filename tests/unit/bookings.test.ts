@@ -72,6 +72,17 @@ describe("the calendar file (.ics)", () => {
     expect(cancelled).toContain("METHOD:CANCEL");
     expect(cancelled).toContain("STATUS:CANCELLED");
   });
+
+  it("numbers each change of status higher, and names an organizer only when given one", () => {
+    const sequence = (status: "TENTATIVE" | "CONFIRMED" | "CANCELLED") =>
+      Number(/\r\nSEQUENCE:(\d+)\r\n/.exec(icsFile({ ...event(), status }))?.[1]);
+    expect(sequence("TENTATIVE")).toBeLessThan(sequence("CONFIRMED"));
+    expect(sequence("CONFIRMED")).toBeLessThan(sequence("CANCELLED"));
+    expect(icsFile(event())).not.toContain("ORGANIZER");
+    expect(icsFile({ ...event(), organizerEmail: "help@example.com\r\nX-EVIL:1" })).toContain(
+      "\r\nORGANIZER;CN=Expert Answers:mailto:help@example.comX-EVIL:1\r\n",
+    );
+  });
 });
 
 describe("the Google Calendar link", () => {

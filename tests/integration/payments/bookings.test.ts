@@ -376,6 +376,7 @@ describe("holding a slot and paying for it", () => {
     expect(await getBooking(held.bookingId)).toMatchObject({ status: "pending", holdExpiresAt: null });
     const ics = async () => (await get(`/bookings/${held.bookingId}/calendar.ics`, client.cookie)).text();
     expect(await ics()).toContain("STATUS:TENTATIVE\r\n");
+    expect(await ics()).toContain("\r\nSEQUENCE:0\r\n");
     const returned = await get(
       `/book/return?booking=${held.bookingId}&payment_intent=${held.paymentIntentId}&redirect_status=processing`,
       client.cookie,
@@ -388,6 +389,7 @@ describe("holding a slot and paying for it", () => {
     await sendWebhook(stripeEvent("payment_intent.succeeded", intent));
     expect((await getBooking(held.bookingId)).status).toBe("confirmed");
     expect(await ics()).toContain("STATUS:CONFIRMED\r\n");
+    expect(await ics()).toContain("\r\nSEQUENCE:1\r\n");
   });
 
   it("gives the slot back when a processing bank payment fails", async () => {
