@@ -1,28 +1,105 @@
-import { Link } from "@remix-run/react";
-import { ExpertGrid } from "~/components/expert-card";
+import { Link, useFetcher, useFetchers } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { ExpertCard } from "~/components/expert-card";
+import { stopWhenOffline } from "~/components/keep-form-when-offline";
 import { buttonClass } from "~/components/ui/button";
+import { toast } from "~/components/ui/toast";
 import type { ExpertCardData } from "~/lib/experts";
 
-/** The dashboard's Favorite Experts grid (the same cards as everywhere else). */
+/** The dashboard action's field value for "take this expert off my favourites". */
+export const UNFAVORITE_INTENT = "unfavorite";
+
+/** What the dashboard's clientAction answers a Remove that failed (null: the server was not reached). */
+export type RemoveFavoriteResult = { removed?: number; error?: string } | null;
+
+/**
+ * The dashboard's Favorite Experts grid (the same cards as everywhere else), each with a Remove
+ * button. A removed card is hidden at once and goes when the list reloads; if the removal fails, it
+ * shows again with a message.
+ */
 export function FavoriteExperts({ experts }: { experts: ExpertCardData[] }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [said, setSaid] = useState("");
+  const removing = new Set(
+    useFetchers()
+      .filter((fetcher) => fetcher.formData?.get("intent") === UNFAVORITE_INTENT)
+      .map((fetcher) => Number(fetcher.formData?.get("expertId"))),
+  );
+  const shownCount = experts.filter((expert) => !removing.has(expert.id)).length;
+
   return (
     <section className="dashboard-section" aria-labelledby="favorite-experts">
       <div className="dashboard-section__head">
-        <h2 id="favorite-experts">Favorite Experts</h2>
+        <h2 id="favorite-experts" ref={headingRef} tabIndex={-1}>
+          Favorite Experts
+        </h2>
         <Link to="/experts" className={buttonClass({ variant: "secondary", size: "sm" })}>
           Browse Experts
         </Link>
       </div>
-      {experts.length === 0 ? (
+      <p className="visually-hidden" role="status">
+        {said}
+      </p>
+      {shownCount === 0 ? (
         <div className="card empty-text">
           <p className="muted">
             You haven't added any favorite experts yet. Tap the heart on an expert's profile to keep them
             here.
           </p>
         </div>
-      ) : (
-        <ExpertGrid experts={experts} label="Favorite experts" />
-      )}
+      ) : null}
+      {/* A hidden card keeps its form mounted, so a failed removal can still say so. */}
+      {experts.length > 0 ? (
+        <ul className="expert-grid plain-list" aria-label="Favorite experts" hidden={shownCount === 0}>
+          {experts.map((expert) => (
+            <li key={expert.id} className="favorite-item" hidden={removing.has(expert.id)}>
+              <ExpertCard expert={expert} />
+              <RemoveFavorite
+                expert={expert}
+                onRemove={() => {
+                  // The button goes with its card: the focus waits on the section's heading.
+                  headingRef.current?.focus();
+                  setSaid(`${expert.name} was removed from your favorite experts.`);
+                }}
+              />
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </section>
+  );
+}
+
+function RemoveFavorite({ expert, onRemove }: { expert: ExpertCardData; onRemove: () => void }) {
+  const fetcher = useFetcher<RemoveFavoriteResult>();
+
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.error) {
+      toast({
+        title: "Couldn't update your favorites",
+        description: fetcher.data.error,
+        variant: "destructive",
+      });
+    }
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <fetcher.Form
+      method="post"
+      action="/dashboard?index"
+      className="favorite-item__remove"
+      onSubmit={(event) => {
+        if (!stopWhenOffline(event)) onRemove();
+      }}
+    >
+      <input type="hidden" name="intent" value={UNFAVORITE_INTENT} />
+      <input type="hidden" name="expertId" value={expert.id} />
+      <button
+        type="submit"
+        className={buttonClass({ variant: "ghost", size: "sm" })}
+        aria-label={`Remove ${expert.name} from favorites`}
+      >
+        Remove from favorites
+      </button>
+    </fetcher.Form>
   );
 }

@@ -1,19 +1,21 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { data } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { type ClientActionFunctionArgs, Link, useLoaderData } from "@remix-run/react";
 import { requireUser } from "~/auth/guards.server";
 import { ClientBookingActions } from "~/components/bookings/client-booking-actions";
 import { ClientBookings, type ClientBookingView } from "~/components/client-bookings";
 import { ClientQuestions, type ClientQuestionView } from "~/components/client-questions";
-import { FavoriteExperts } from "~/components/favorite-experts";
+import { FavoriteExperts, type RemoveFavoriteResult, UNFAVORITE_INTENT } from "~/components/favorite-experts";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { SubscriptionPanel } from "~/components/subscription-panel";
+import { isNavigation } from "~/lib/action-response.server";
 import { formatDate } from "~/lib/dates";
 import { readForm } from "~/lib/form-data.server";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import { clientBookingsView } from "~/models/bookings.server";
 import { getClientDashboard } from "~/models/client-dashboard.server";
+import { removeFavorite } from "~/models/favorites.server";
 import {
   cancelSubscription,
   getSubscriptionOverview,
@@ -23,6 +25,7 @@ import {
 import { SubscriptionActionSchema } from "~/schemas/subscription";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { redirectWithToast } from "~/services/flash.server";
+import { parseExpertId } from "~/services/profile-page.server";
 import bookingsStylesHref from "~/styles/bookings.css";
 import subscriptionsStyles from "~/styles/subscriptions.css";
 
@@ -51,10 +54,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   );
 }
 
-/** The subscription panel's buttons: cancel at the end of the period, or resume before it. */
+/**
+ * The subscription panel's buttons (cancel at the end of the period, or resume before it), and a
+ * favourite card's Remove button.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(context, request);
-  const submission = parseWithZod(await readForm(request), { schema: SubscriptionActionSchema });
+  const form = await readForm(request);
+  if (form.get("intent") === UNFAVORITE_INTENT) {
+    const expertId = parseExpertId(String(form.get("expertId") ?? ""));
+    if (expertId === null) return data({ error: "Expert not found" }, { status: 400 });
+    // An expert who has since left is taken off the list too: either way it is no longer a favourite.
+    await removeFavorite(context.db, user.id, expertId);
+    if (isNavigation(request)) {
+      return redirectWithToast("/dashboard", {
+        title: "Removed from favorites",
+        description: "The expert is no longer in your favorite experts.",
+      });
+    }
+    return data({ removed: expertId }, { headers: { "Cache-Control": PRIVATE_CACHE_CONTROL } });
+  }
+  const submission = parseWithZod(form, { schema: SubscriptionActionSchema });
   if (submission.status !== "success") {
     return data({ error: "Unknown action." }, { status: 400 });
   }
@@ -78,7 +98,22 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
 }
 
-export const clientAction = keepFormWhenOffline;
+/**
+ * The forms' clientAction (see keepFormWhenOffline). A favourite's Remove that the server fails
+ * becomes a message and its card back, not the dashboard's error screen.
+ */
+export async function clientAction(args: ClientActionFunctionArgs) {
+  if (args.request.method !== "POST") return keepFormWhenOffline(args);
+  const intent = (await args.request.clone().formData()).get("intent");
+  if (intent !== UNFAVORITE_INTENT) return keepFormWhenOffline(args);
+  try {
+    return await keepFormWhenOffline(args);
+  } catch (error) {
+    // A redirect (to sign in again) is still followed.
+    if (error instanceof Response) throw error;
+    return { error: "Something went wrong. Please try again." } satisfies RemoveFavoriteResult;
+  }
+}
 export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function DashboardOverview() {

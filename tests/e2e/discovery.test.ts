@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot } from "./harness";
+import { DESKTOP, newPage, PHONE, SMALL_PHONE, screenshot, stateDir } from "./harness";
+import { executeSql } from "./support/d1";
 import { gotoHydrated, holdRequests, holdScripts, reloadHydrated, signInAs } from "./support/pages";
 
 /** The names on the expert cards, in order. */
@@ -533,6 +534,55 @@ describe("expert profiles and favourites", () => {
         true,
       );
       await page.context().close();
+    }
+  });
+
+  it("takes a favourite off from the dashboard at once, hands focus to the heading and brings it back if that fails", async () => {
+    const page = await newPage(PHONE);
+    await signInAs(page, "client");
+    await gotoHydrated(page, "/dashboard");
+    const favorites = page.locator("section", { has: page.locator("#favorite-experts") });
+    const visibleNames = () => favorites.locator(".expert-card__name:visible").allTextContents();
+    expect(await visibleNames()).toEqual(expect.arrayContaining(["Elena Vasquez", "Aisha Rahman"]));
+    try {
+      // A server error: the card comes back and the page says so, still the dashboard.
+      await page.route("**/dashboard.data*", (route) =>
+        route.request().method() === "POST"
+          ? route.fulfill({ status: 500, contentType: "text/plain", body: "Internal Server Error" })
+          : route.continue(),
+      );
+      await page.getByRole("button", { name: "Remove Elena Vasquez from favorites" }).click();
+      await page.getByText("Couldn't update your favorites").first().waitFor();
+      await expect.poll(visibleNames).toContain("Elena Vasquez");
+      expect(await page.getByRole("heading", { name: "My Dashboard" }).isVisible()).toBe(true);
+      await page.unroute("**/dashboard.data*");
+
+      // Held on its way, the card is already gone; with the keyboard, focus waits on the heading.
+      const release = await holdRequests(page, "**/dashboard.data*", "POST");
+      const removed = page.waitForResponse(
+        (response) => response.url().includes("/dashboard.data") && response.request().method() === "POST",
+      );
+      const remove = page.getByRole("button", { name: "Remove Elena Vasquez from favorites" });
+      await remove.focus();
+      await page.keyboard.press("Enter");
+      await expect.poll(visibleNames).not.toContain("Elena Vasquez");
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("favorite-experts");
+      expect(await favorites.getByRole("status").textContent()).toBe(
+        "Elena Vasquez was removed from your favorite experts.",
+      );
+      release();
+      expect((await removed).ok()).toBe(true);
+      await page.unroute("**/dashboard.data*");
+      await reloadHydrated(page);
+      expect(await visibleNames()).not.toContain("Elena Vasquez");
+      expect(await visibleNames()).toContain("Aisha Rahman");
+      await screenshot(page, "dashboard-favorite-removed-phone");
+    } finally {
+      await executeSql(
+        stateDir(),
+        `INSERT OR IGNORE INTO user_favorites (user_id, expert_id)
+         SELECT u.id, e.id FROM users u, experts e WHERE u.username = 'demo-client' AND e.custom_url = 'elena-vasquez';`,
+      );
     }
   });
 

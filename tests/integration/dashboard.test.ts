@@ -4,8 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type Expert, questions } from "~/db/schema.server";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import { bookingTimes, insertBooking, insertQuestion } from "../factories";
-import { db, get, insertAccount, signIn } from "./support/accounts";
+import { db, get, insertAccount, postForm, signIn } from "./support/accounts";
 import { addExpert, cardNames, categoriesBySlug } from "./support/discovery";
+import { toastFrom } from "./support/questions";
 
 let ada: Expert;
 let cookie: string;
@@ -178,5 +179,66 @@ describe("the client dashboard", () => {
     expect(html).not.toContain("Q-pending");
     expect(cardNames(html)).toEqual([]);
     expect(html).toContain("You haven&#x27;t added any favorite experts yet");
+  });
+});
+
+describe("removing a favourite from the dashboard", () => {
+  const favoritesOf = async (userId: number) =>
+    (
+      await env.DB.prepare("SELECT expert_id FROM user_favorites WHERE user_id = ? ORDER BY expert_id")
+        .bind(userId)
+        .all<{ expert_id: number }>()
+    ).results.map((row) => row.expert_id);
+
+  it("takes only the signed-in client's own favourite off, with or without JavaScript", async () => {
+    const categories = await categoriesBySlug();
+    const { expert: bo } = await addExpert(categories, {
+      first: "Bo",
+      last: "Fav",
+      title: "Favourite Consultant",
+      categories: ["tech-and-ai"],
+      questionRate: 3000,
+    });
+    const { userId: ownerId } = await insertAccount("fav-owner", "fav-pass-11");
+    const { userId: otherId } = await insertAccount("fav-other", "fav-pass-22");
+    for (const userId of [ownerId, otherId]) {
+      for (const expertId of [ada.id, bo.id]) {
+        await env.DB.prepare("INSERT INTO user_favorites (user_id, expert_id) VALUES (?, ?)")
+          .bind(userId, expertId)
+          .run();
+      }
+    }
+    const owner = await signIn("fav-owner", "fav-pass-11");
+    const fields = (expertId: number | string) => ({ intent: "unfavorite", expertId: String(expertId) });
+
+    // A fetcher (the page's script) gets data; the list reloads from the loader.
+    const fetched = await postForm("/dashboard?index", fields(ada.id), { cookie: owner });
+    expect(fetched.status).toBe(200);
+    expect(await favoritesOf(ownerId)).toEqual([bo.id]);
+    expect(cardNames(await (await get("/dashboard", owner)).text())).toEqual(["Bo Fav"]);
+
+    // A page without JavaScript posts the form itself, and comes back with a toast.
+    const posted = await postForm("/dashboard?index", fields(bo.id), {
+      cookie: owner,
+      headers: { "Sec-Fetch-Mode": "navigate" },
+    });
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("Location")).toBe("/dashboard");
+    expect(toastFrom(posted)).toMatchObject({ title: "Removed from favorites" });
+    expect(await favoritesOf(ownerId)).toEqual([]);
+
+    // The other client's favourites of the same experts are untouched.
+    expect(await favoritesOf(otherId)).toEqual([ada.id, bo.id].sort((a, b) => a - b));
+
+    // A tampered id is refused and changes nothing; signed out, nothing is removed.
+    for (const bad of ["abc", "-1", "1e3", ""]) {
+      const other = await signIn("fav-other", "fav-pass-22");
+      const refused = await postForm("/dashboard?index", fields(bad), { cookie: other });
+      expect(refused.status, bad).toBe(400);
+    }
+    const signedOut = await postForm("/dashboard?index", fields(ada.id));
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("Location")).toMatch(/^\/auth/);
+    expect(await favoritesOf(otherId)).toEqual([ada.id, bo.id].sort((a, b) => a - b));
   });
 });
