@@ -34,7 +34,7 @@ import {
   zoneName,
 } from "~/lib/slots";
 import { getScheduleForEditor, listUpcomingAppointments, saveSchedule } from "~/models/bookings.server";
-import { ScheduleSchema } from "~/schemas/bookings";
+import { isWholeHourTime, ScheduleSchema } from "~/schemas/bookings";
 import { makeToast } from "~/services/flash.server";
 import bookingsStylesHref from "~/styles/bookings.css";
 import portalHref from "~/styles/expert-portal.css";
@@ -258,7 +258,8 @@ function sentSchedule(value: unknown): { days: DayState[]; timeZone: string | nu
   if (!value || typeof value !== "object") return null;
   const { days, timeZone } = value as { days?: unknown; timeZone?: unknown };
   if (!Array.isArray(days)) return null;
-  const text = (field: unknown, fallback: string) => (typeof field === "string" ? field : fallback);
+  // Only a time the editor offers comes back (a tampered "99:99" would break the hints).
+  const text = (field: unknown, fallback: string) => (isWholeHourTime(field) ? field : fallback);
   return {
     days: DAY_NAMES.map((_, dayOfWeek) => {
       const day = (days[dayOfWeek] ?? {}) as { enabled?: unknown; start?: unknown; end?: unknown };

@@ -87,7 +87,10 @@ export const SCHEDULE_MESSAGES = {
 } as const;
 
 /** Whole hours only, as the editor offers: sessions start on the hour, so 09:30 would lose a slot. */
-const WindowTime = z.string({ error: SCHEDULE_MESSAGES.time }).regex(/^([01]\d|2[0-3]):00$|^24:00$/, {
+const WHOLE_HOUR = /^([01]\d|2[0-3]):00$|^24:00$/;
+export const isWholeHourTime = (value: unknown): value is string =>
+  typeof value === "string" && WHOLE_HOUR.test(value);
+const WindowTime = z.string({ error: SCHEDULE_MESSAGES.time }).regex(WHOLE_HOUR, {
   error: SCHEDULE_MESSAGES.time,
 });
 
@@ -98,7 +101,8 @@ const DaySchedule = z
     end: WindowTime.default("18:00"),
   })
   .superRefine((day, ctx) => {
-    if (!day.enabled) return;
+    // A time that failed its own check has its message already (and no minutes to compare).
+    if (!day.enabled || !isWholeHourTime(day.start) || !isWholeHourTime(day.end)) return;
     // Whole hours, so an end after the start leaves room for at least one session.
     if (minutesOfDay(day.end) <= minutesOfDay(day.start)) {
       ctx.addIssue({ code: "custom", path: ["end"], message: SCHEDULE_MESSAGES.order });

@@ -1001,6 +1001,14 @@ describe("the expert's calendar and schedule", () => {
     expect(weekday.status).toBe(400);
   });
 
+  it("names a zone the runtime still calls by its old name by its current one", async () => {
+    // Intl resolves "Asia/Kolkata" to "Asia/Calcutta", which is what the editor stores.
+    const expert = await newBookableExpert({ timeZone: "Asia/Calcutta" });
+    const html = (await (await get("/expert/bookings", expert.cookie)).text()).split("__remixContext")[0];
+    expect(html).toContain("Times are in your time zone, Asia/Kolkata (");
+    expect(html).not.toContain("Calcutta");
+  });
+
   it("refuses a time zone that does not exist, an empty week and an end before the start", async () => {
     const expert = await newBookableExpert();
     const base = { intent: "schedule", "days[1].start": "09:00", "days[1].end": "18:00" };
@@ -1010,6 +1018,15 @@ describe("the expert's calendar and schedule", () => {
       [
         { ...base, "days[1].enabled": "on", "days[1].end": "08:00", timeZone: "UTC" },
         "The end must be later than the start.",
+      ],
+      // Not times at all, on a day that is on: a message, not the error screen.
+      [
+        { ...base, "days[1].enabled": "on", "days[1].end": "99:99", timeZone: "UTC" },
+        "Please choose a time.",
+      ],
+      [
+        { ...base, "days[1].enabled": "on", "days[1].start": "9am", timeZone: "UTC" },
+        "Please choose a time.",
       ],
     ];
     for (const [fields, message] of cases) {

@@ -201,6 +201,18 @@ describe("the weekly schedule schema", () => {
         }),
       ),
     ).toEqual(["Please choose a time.", "Please choose a time."]);
+    // Not times at all, on a day that is on: the message, not an exception (a 500 on the server).
+    for (const [start, end] of [
+      ["09:00", "99:99"],
+      ["09:00", "25:00"],
+      ["9am", "18:00"],
+    ]) {
+      const day = { 1: { enabled: true, start, end } };
+      expect(
+        issues(ScheduleSchema.safeParse({ intent: "schedule", timeZone: "UTC", days: days(day) })),
+        `${start}-${end}`,
+      ).toEqual(["Please choose a time."]);
+    }
     const none = Array.from({ length: 7 }, () => ({ enabled: false, start: "09:00", end: "18:00" }));
     expect(issues(ScheduleSchema.safeParse({ intent: "schedule", timeZone: "UTC", days: none }))).toEqual([
       "Choose at least one day. To stop taking new bookings, switch bookings off above.",
