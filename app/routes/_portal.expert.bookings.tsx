@@ -18,6 +18,7 @@ import {
   formatTime12,
   MEETING_LINK_LEAD_MINUTES,
   monthOf,
+  timeZoneLabel,
   zoneName,
 } from "~/lib/slots";
 import { type ExpertBookingView, getExpertCalendar } from "~/models/bookings.server";
@@ -178,7 +179,7 @@ function BookingsScreen({ bookings, timeZone, today, now }: Loaded) {
       <header className="page-header">
         <h1>Bookings</h1>
         <p className="muted">
-          {`Times are in your time zone, ${timeZone.replace(/_/g, " ")} (${zoneName(now, timeZone)}). `}
+          {`Times are in your time zone, ${timeZoneLabel(timeZone)} (${zoneName(now, timeZone)}). `}
           <Link to="/expert/availability">Change your hours or time zone</Link>
         </p>
       </header>

@@ -30,6 +30,7 @@ import {
   type ScheduleWindow,
   type Slot,
   slotsOnViewerDate,
+  timeZoneLabel,
   upcomingSlots,
   viewerDates,
   zoneName,
@@ -450,10 +451,10 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
               <h2 id="when-title">Choose a time</h2>
               {hydrated ? (
                 <p className="hint">
-                  Your time zone: {viewerZone.replace(/_/g, " ")} ({zoneName(now, viewerZone)})
+                  Your time zone: {timeZoneLabel(viewerZone)} ({zoneName(now, viewerZone)})
                   {sameZone
                     ? ", the same as the expert's."
-                    : `. ${expertName}'s: ${expert.timeZone.replace(/_/g, " ")} (${zoneName(now, expert.timeZone)}).`}
+                    : `. ${expertName}'s: ${timeZoneLabel(expert.timeZone)} (${zoneName(now, expert.timeZone)}).`}
                 </p>
               ) : null}
             </div>
