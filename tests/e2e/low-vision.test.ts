@@ -115,6 +115,84 @@ describe("with text twice as large (the browser's text size at 200%)", () => {
   }
 });
 
+describe("signed in, with text twice as large", () => {
+  const SIGNED_IN_PAGES = {
+    client: [
+      "/dashboard",
+      "/dashboard/questions",
+      "/dashboard/bookings",
+      "/dashboard/settings",
+      "/notifications",
+    ],
+    subscriber: ["/dashboard"],
+    expert: [
+      "/expert/dashboard",
+      "/expert/questions",
+      "/expert/bookings",
+      "/expert/availability",
+      "/expert/earnings",
+      "/expert/earnings/analytics",
+      "/expert/settings",
+      "/expert/share",
+      "/expert/account",
+    ],
+    admin: ["/admin", "/admin/dashboard", "/admin/experts", "/admin/messages", "/admin/runs"],
+  } as const;
+  for (const width of [320, 390]) {
+    it(`keeps every signed-in page inside a ${width} px phone, a question's own page too`, async () => {
+      const problems: string[] = [];
+      for (const [role, paths] of Object.entries(SIGNED_IN_PAGES)) {
+        const page = await pageAs(role as keyof typeof SIGNED_IN_PAGES, {
+          width,
+          height: 800,
+          isMobile: true,
+        });
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send("Page.enable");
+        await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
+        const visit = async (path: string) => {
+          await gotoHydrated(page, path);
+          const layout = await layoutProblems(page);
+          if (layout.horizontalOverflow)
+            problems.push(`${role} ${path}: ${JSON.stringify(layout.horizontalOverflow)}`);
+        };
+        for (const path of paths) await visit(path);
+        if (role === "client") {
+          await gotoHydrated(page, "/dashboard/questions");
+          const question = await page.locator('a[href^="/questions/"]').first().getAttribute("href");
+          await visit(question!);
+        }
+        await page.context().close();
+      }
+      expect(problems).toEqual([]);
+    });
+  }
+
+  it("fits the subscription's Cancel dialog's buttons and their words on a 320 x 568 phone", async () => {
+    const page = await pageAs("subscriber", { width: 320, height: 568, isMobile: true });
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Page.enable");
+    await cdp.send("Page.setFontSizes", { fontSizes: { standard: 32, fixed: 26 } });
+    await gotoHydrated(page, "/dashboard");
+    await page.getByRole("button", { name: "Cancel subscription" }).first().click();
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    const clipped = await dialog
+      .locator(".btn")
+      .evaluateAll((buttons) =>
+        buttons
+          .filter((button) => button.scrollWidth > button.clientWidth + 1)
+          .map((button) => `${button.textContent}: ${button.scrollWidth} in ${button.clientWidth}`),
+      );
+    expect(clipped).toEqual([]);
+    const body = await dialog.locator(".dialog-body").evaluate((element) => ({
+      scroll: element.scrollWidth,
+      client: element.clientWidth,
+    }));
+    expect(body.scroll).toBeLessThanOrEqual(body.client + 1);
+  });
+});
+
 describe("with text spaced wider", () => {
   for (const role of ["anonymous", "client", "expert", "admin"] as const) {
     it(`keeps every header control inside a 1280 px window (${role})`, async () => {
