@@ -10,6 +10,7 @@ import { Form, Link, useFetcher, useLoaderData, useSearchParams } from "@remix-r
 import { useEffect, useRef } from "react";
 import { requireAdmin, requireAdminForAction } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
+import { dropRepeatClick } from "~/components/drop-repeat-click";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
@@ -226,6 +227,7 @@ function ExpertRow({ expert }: { expert: Row }) {
           value={verified ? "unverify" : "verify"}
           variant={verified ? "secondary" : "primary"}
           size="sm"
+          onClick={dropRepeatClick}
           aria-label={`${verified ? "Unverify" : "Verify"} ${name}`}
         >
           {verified ? "Unverify" : "Verify"}
@@ -237,6 +239,7 @@ function ExpertRow({ expert }: { expert: Row }) {
             value={featured ? "unfeature" : "feature"}
             variant="secondary"
             size="sm"
+            onClick={dropRepeatClick}
             aria-label={`${featured ? "Unfeature" : "Feature"} ${name}`}
           >
             {featured ? "Unfeature" : "Feature"}

@@ -10,6 +10,7 @@ import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { requireAdmin, requireAdminForAction } from "~/auth/guards.server";
 import { AdminFrame } from "~/components/admin-frame";
+import { dropRepeatClick } from "~/components/drop-repeat-click";
 import { keepFormWhenOffline } from "~/components/keep-form-when-offline";
 import { Pagination } from "~/components/pagination";
 import { Button } from "~/components/ui/button";
@@ -168,6 +169,7 @@ function MessageItem({ message }: { message: Message }) {
             value={handled ? "open" : "handled"}
             size="sm"
             variant={handled ? "ghost" : "primary"}
+            onClick={dropRepeatClick}
             aria-label={`${handled ? "Reopen" : "Mark handled"}: ${message.subject}`}
           >
             {handled ? "Reopen" : "Mark handled"}

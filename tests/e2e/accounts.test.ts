@@ -323,4 +323,32 @@ describe("the admin's lists", () => {
       await executeSql(stateDir(), `DELETE FROM contact_messages WHERE subject LIKE '${SUBJECT}%';`);
     }
   });
+
+  it("acts once on a double-click, never on the row that moves up under the pointer", async () => {
+    const SUBJECT = "Double-click e2e message";
+    const now = Date.now();
+    await executeSql(
+      stateDir(),
+      `INSERT INTO contact_messages (name, email, subject, message, created_at)
+       VALUES ('Twice', 'twice@example.com', '${SUBJECT} A', 'First.', ${now}),
+              ('Twice', 'twice@example.com', '${SUBJECT} B', 'Second.', ${now - 1000});`,
+    );
+    try {
+      const page = await pageAs("admin", DESKTOP);
+      await gotoHydrated(page, "/admin/messages");
+      const posts: string[] = [];
+      page.on("request", (request) => {
+        if (request.method() === "POST") posts.push(request.postData() ?? "");
+      });
+      const first = page.getByRole("button", { name: `Mark handled: ${SUBJECT} A` });
+      await first.dblclick();
+      // The first message leaves the Open list; the second, now where it was, stays open.
+      await expect.poll(() => first.count()).toBe(0);
+      expect(await page.getByRole("button", { name: `Mark handled: ${SUBJECT} B` }).count()).toBe(1);
+      expect(posts).toHaveLength(1);
+      expect(posts[0]).toContain("intent=handled");
+    } finally {
+      await executeSql(stateDir(), `DELETE FROM contact_messages WHERE subject LIKE '${SUBJECT}%';`);
+    }
+  });
 });
