@@ -13,7 +13,7 @@
  * pending, and the expert's earning is still a ledger line.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { SessionQuery } from "~/auth/session.server";
 import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
@@ -1551,16 +1551,18 @@ export async function getExpertQuestionDesk(db: Database, expertId: number, { pa
 export const ADMIN_PAGE_SIZE = 50;
 
 /** Every question (admins see all), filtered all / pending (open) / answered, newest first. */
+const adminFilterWhere = (filter: AdminFilter) =>
+  filter === "pending"
+    ? inArray(questions.status, [...OPEN_QUESTION_STATUSES])
+    : filter === "answered"
+      ? eq(questions.status, "answered")
+      : undefined;
+
 export async function listQuestionsForAdmin(
   db: Database,
   { filter, page }: { filter: AdminFilter; page: number },
 ) {
-  const where =
-    filter === "pending"
-      ? inArray(questions.status, [...OPEN_QUESTION_STATUSES])
-      : filter === "answered"
-        ? eq(questions.status, "answered")
-        : undefined;
+  const where = adminFilterWhere(filter);
   const rows = await db
     .select({ ...listColumns, expertName: personName })
     .from(questions)
@@ -1575,6 +1577,23 @@ export async function listQuestionsForAdmin(
     questions: rows.slice(0, ADMIN_PAGE_SIZE) as (QuestionListItem & { expertName: string | null })[],
     hasMore: rows.length > ADMIN_PAGE_SIZE,
   };
+}
+
+/** The experts whose public profile shows one of this asker's answered questions (the Q&A tab). */
+export function expertsShowingQuestionsOf(db: Database, userId: number) {
+  return db
+    .selectDistinct({ id: experts.id, customUrl: experts.customUrl })
+    .from(questions)
+    .innerJoin(experts, eq(experts.id, questions.expertId))
+    .where(
+      and(eq(questions.userId, userId), eq(questions.showOnProfile, true), eq(questions.status, "answered")),
+    );
+}
+
+/** How many questions the admin's filter holds: read only for a page past the end, to find the last. */
+export async function countQuestionsForAdmin(db: Database, filter: AdminFilter): Promise<number> {
+  const [row] = await db.select({ total: count() }).from(questions).where(adminFilterWhere(filter));
+  return row?.total ?? 0;
 }
 
 /** Answered questions whose charge Stripe refused: shown to admins with the reason, to retry. */

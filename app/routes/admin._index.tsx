@@ -15,10 +15,13 @@ import { QuestionTable } from "~/components/questions/question-table";
 import { StatusBadge } from "~/components/questions/status-badge";
 import { Button, buttonClass } from "~/components/ui/button";
 import { formatCents } from "~/lib/money";
+import { redirectPastLastPage } from "~/lib/pagination.server";
 import { ADMIN_FILTERS, type AdminFilter, formatDateTime, OPEN_QUESTION_STATUSES } from "~/lib/questions";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
 import {
+  ADMIN_PAGE_SIZE,
   actorOf,
+  countQuestionsForAdmin,
   getQuestionForViewer,
   listCaptureFailures,
   listQuestionsForAdmin,
@@ -57,6 +60,11 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     selectedId === null ? null : getQuestionForViewer(db, selectedId, actorOf(user)),
     listCaptureFailures(db),
   ]);
+  // A page past the end (an old link, a hand-typed number) goes to the last page, as the other lists do.
+  if (list.questions.length === 0 && page > 1) {
+    const total = await countQuestionsForAdmin(db, filter);
+    redirectPastLastPage(url, { page, total, pageSize: ADMIN_PAGE_SIZE });
+  }
   // A link to a question that was deleted (its client closed their account), or a mistyped one.
   const missingQuestion = questionParam !== null && selected === null;
   return {

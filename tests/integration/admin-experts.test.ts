@@ -363,6 +363,14 @@ describe("admin: contact messages", () => {
     expect((await get(`/admin/messages?page=${last - 1}`, adminCookie)).status).toBe(200);
   });
 
+  it("sends a question list's page past the last to the last page, keeping the filter", async () => {
+    // The filter's questions fit one page here (the suite's questions are far fewer than 50 a filter).
+    const past = await get("/admin?filter=answered&page=999", adminCookie);
+    expect(past.status).toBe(302);
+    expect(past.headers.get("Location")).toMatch(/^\/admin\?filter=answered(&page=\d+)?$/);
+    expect((await get("/admin?filter=answered", adminCookie)).status).toBe(200);
+  });
+
   it("says why a change was refused: no such message, or not a message id", async () => {
     const gone = await adminAction("/admin/messages", { intent: "handled", messageId: "999999" });
     expect(gone.status).toBe(404);
