@@ -96,7 +96,7 @@ function RemoveFavorite({ expert, onRemove }: { expert: ExpertCardData; onRemove
       <button
         type="submit"
         className={buttonClass({ variant: "ghost", size: "sm" })}
-        aria-label={`Remove ${expert.name} from favorites`}
+        aria-label={`Remove from favorites: ${expert.name}`}
       >
         Remove from favorites
       </button>

@@ -551,7 +551,7 @@ describe("expert profiles and favourites", () => {
           ? route.fulfill({ status: 500, contentType: "text/plain", body: "Internal Server Error" })
           : route.continue(),
       );
-      await page.getByRole("button", { name: "Remove Elena Vasquez from favorites" }).click();
+      await page.getByRole("button", { name: "Remove from favorites: Elena Vasquez" }).click();
       await page.getByText("Couldn't update your favorites").first().waitFor();
       await expect.poll(visibleNames).toContain("Elena Vasquez");
       expect(await page.getByRole("heading", { name: "My Dashboard" }).isVisible()).toBe(true);
@@ -562,7 +562,7 @@ describe("expert profiles and favourites", () => {
       const removed = page.waitForResponse(
         (response) => response.url().includes("/dashboard.data") && response.request().method() === "POST",
       );
-      const remove = page.getByRole("button", { name: "Remove Elena Vasquez from favorites" });
+      const remove = page.getByRole("button", { name: "Remove from favorites: Elena Vasquez" });
       await remove.focus();
       await page.keyboard.press("Enter");
       await expect.poll(visibleNames).not.toContain("Elena Vasquez");
