@@ -36,7 +36,7 @@ export const QUESTION_STATUS: Record<
   rejected: {
     label: QUESTION_STATUS_LABELS.rejected,
     tone: "declined",
-    note: "The expert declined this question: you were not charged.",
+    note: "This question was declined: you were not charged.",
   },
   expired: {
     label: QUESTION_STATUS_LABELS.expired,

@@ -90,12 +90,13 @@ export default function QuestionScreen() {
             hasAudio={question.hasAudio}
             answeredAt={question.answeredAt}
           />
-          {question.viewerIsAsker ? (
+          {/* A general question (no expert) an admin answered has nobody to rate. */}
+          {question.viewerIsAsker && question.expertId !== null ? (
             <ReviewForm subject="question" id={question.id} myRating={question.myRating} />
           ) : null}
         </section>
       ) : question.status === "rejected" ? (
-        <p className="notice notice--warning">The expert declined this question. You were not charged.</p>
+        <p className="notice notice--warning">This question was declined. You were not charged.</p>
       ) : question.status === "expired" ? (
         <p className="notice notice--warning">No answer in time: you were not charged.</p>
       ) : question.status === "awaiting_payment" ? (

@@ -434,6 +434,20 @@ describe("reviews", () => {
     expect(await page(expert.cookie)).not.toContain("You rated this");
   });
 
+  it("offers no Rate form for a general question (no expert) that an admin answered", async () => {
+    const client = await newClient();
+    const general = await insertQuestion(db(), {
+      userId: client.userId,
+      expertId: null,
+      status: "answered",
+      answer: "The team's answer.",
+      answeredAt: new Date(),
+    });
+    const html = await (await get(`/questions/${general.id}`, client.cookie)).text();
+    expect(html).toContain("The team&#x27;s answer.");
+    expect(html).not.toContain("Rate this answer");
+  });
+
   it("shows the expert what clients wrote, newest first, as text", async () => {
     const { expert, client, question } = await answeredQuestion("reviewed");
     const empty = await (await get("/expert/dashboard", expert.cookie)).text();
