@@ -4,6 +4,7 @@ import { readForm } from "~/lib/form-data.server";
 import {
   bookingDeps,
   cancelBooking,
+  hasSessionTooSoonToCancel,
   listUpcomingBookingIdsOfClient,
   releaseHoldsOfClosingAccount,
   setAvailableForBookings,
@@ -13,6 +14,7 @@ import {
   actorOf,
   declineQuestion,
   dropUnpaidQuestionsOfClosingAccount,
+  expertsShowingQuestionsOf,
   questionDeps,
   withdrawQuestionsOfClosingAsker,
 } from "~/models/questions.server";
@@ -158,6 +160,9 @@ export async function handleAccountAction(
   }
 }
 
+export const SESSION_TOO_SOON_MESSAGE =
+  "You have a session in the next 24 hours, which can no longer be cancelled. You can delete your account once it has ended.";
+
 export const LAST_ADMIN_MESSAGE =
   "This is the only administrator account. It cannot be deleted while nobody else can run the admin area.";
 
@@ -175,6 +180,9 @@ export async function closeAccount(
 ): Promise<{ ok: true } | { ok: false; message: string; status?: 409 }> {
   if (await isLastAdmin(context.primaryDb, user)) {
     return { ok: false, status: 409, message: LAST_ADMIN_MESSAGE };
+  }
+  if (await hasSessionTooSoonToCancel(context.primaryDb, user.id, new Date(context.now()))) {
+    return { ok: false, status: 409, message: SESSION_TOO_SOON_MESSAGE };
   }
   const ended = await endSubscriptionOfDeletedAccount(subscriptionDeps(context), user.id);
   if (!ended.ok) return ended;
@@ -205,6 +213,7 @@ export async function closeAccount(
     await cancelBooking(bookingDeps(context), { actor, bookingId, closingAccount: true });
   }
   const images = await imagesOfUser(context.primaryDb, user.id);
+  const profilesShowingTheirQuestions = await expertsShowingQuestionsOf(context.primaryDb, user.id);
   if (!(await deleteUserAccount(context.primaryDb, user.id, new Date(context.now())))) {
     // Another admin closed theirs meanwhile: this one is the last after all.
     return { ok: false, status: 409, message: LAST_ADMIN_MESSAGE };
@@ -215,6 +224,10 @@ export async function closeAccount(
   await dropUnpaidQuestionsOfClosingAccount(questionDeps(context), { userId: user.id });
   await withdrawQuestionsOfClosingAsker(questionDeps(context), user.id);
   if (expert) await invalidateExpert(context, { id: expert.id, customUrls: [expert.customUrl] });
+  // Their questions left those profiles' Q&A: the cached copies go too.
+  for (const shown of profilesShowingTheirQuestions) {
+    await invalidateExpert(context, { id: shown.id, customUrls: [shown.customUrl] });
+  }
   // Their pictures go too (unless another profile shows the same one); the account is gone either way.
   for (const url of images) {
     await deleteImageIfUnused(context, url).catch((error) =>

@@ -240,7 +240,7 @@ const DELETE_WARNING =
 /** What closing the account does to other people's questions and sessions, said before it is done. */
 const CLOSES_WORK = {
   client:
-    "Questions still waiting for an answer are withdrawn, and you are not charged for them. Sessions more than 24 hours away are cancelled and refunded in full; a session sooner than that stays booked. A subscription ends now.",
+    "Questions still waiting for an answer are withdrawn, and you are not charged for them. Sessions more than 24 hours away are cancelled and refunded in full; while a session is sooner than that, the account can be deleted only once it has ended. A subscription ends now.",
   expert:
     "Your public profile is removed. Questions waiting for your answer are declined, so those clients are not charged, and your upcoming sessions are cancelled and refunded in full. Each client is told.",
 };

@@ -37,6 +37,7 @@ import {
 import { googleCalendarUrl, sessionEvent } from "~/lib/calendar-links";
 import { formatCents, priceChangedMessage } from "~/lib/money";
 import {
+  CLIENT_CANCEL_CUTOFF_MS,
   clientMayCancel,
   effectiveSchedule,
   formatInstant,
@@ -630,6 +631,27 @@ export async function listUpcomingBookingIdsOfClient(db: Database, userId: numbe
       ),
     );
   return rows.map((row) => row.id);
+}
+
+/**
+ * Whether the client has a confirmed session they can no longer cancel (it starts within 24 hours) or
+ * that is under way: deleting the account then would leave it paid for and booked, with nobody to
+ * send its video link to.
+ */
+export async function hasSessionTooSoonToCancel(db: Database, userId: number, now: Date) {
+  const [row] = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.status, "confirmed"),
+        sql`${bookings.endsAt} > ${now.getTime()}`,
+        sql`${bookings.startsAt} < ${now.getTime() + CLIENT_CANCEL_CUTOFF_MS}`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 /**

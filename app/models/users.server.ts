@@ -274,7 +274,8 @@ export async function deleteUserAccount(db: Database, userId: number, now = new 
     db.delete(notifications).where(and(eq(notifications.userId, userId), deletedHere)),
     db
       .update(questions)
-      .set({ name: null, email: null })
+      // Nor do their questions stay on experts' public profiles: the text is theirs.
+      .set({ name: null, email: null, showOnProfile: false })
       .where(and(eq(questions.userId, userId), deletedHere)),
     db
       .update(bookings)

@@ -2,6 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookings, experts, payments, sessions, users } from "~/db/schema.server";
+import { insertQuestion } from "../factories";
 import { BASE, db, get, insertAccount, postForm, signIn } from "./support/accounts";
 import { makeSubscriber } from "./support/questions";
 
@@ -237,6 +238,66 @@ describe("account settings", () => {
     const ledger = await db().select().from(payments).where(eq(payments.bookingId, booking.id));
     expect(ledger).toHaveLength(1);
     await expect(signIn("goner", "gone-pass")).rejects.toThrow();
+  });
+
+  it("keeps a client's account while a session they can no longer cancel is ahead or under way", async () => {
+    const { userId } = await insertAccount("soon-booked", "soon-pass-1");
+    const { expertId } = await insertAccount("soon-host", "host-pass-1", { role: "expert" });
+    const HOUR = 60 * 60 * 1000;
+    const startsAt = new Date(Date.now() + 3 * HOUR);
+    const [booking] = await db()
+      .insert(bookings)
+      .values({
+        userId,
+        expertId: expertId!,
+        date: startsAt.toISOString().slice(0, 10),
+        startTime: "10:00",
+        endTime: "11:00",
+        startsAt,
+        endsAt: new Date(startsAt.getTime() + HOUR),
+        status: "confirmed",
+        amount: 5000,
+        name: "Soon Booked",
+        email: "soon@example.com",
+      })
+      .returning();
+    const cookie = await signIn("soon-booked", "soon-pass-1");
+    const refused = await api(`/api/users/${userId}`, "DELETE", cookie);
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("You have a session in the next 24 hours");
+    const [kept] = await db().select().from(users).where(eq(users.id, userId));
+    expect(kept.deletedAt).toBeNull();
+    expect((await db().select().from(bookings).where(eq(bookings.id, booking.id)))[0]).toMatchObject({
+      status: "confirmed",
+      email: "soon@example.com",
+    });
+
+    // Once it has ended, the account goes.
+    await db()
+      .update(bookings)
+      .set({ startsAt: new Date(Date.now() - 2 * HOUR), endsAt: new Date(Date.now() - HOUR) })
+      .where(eq(bookings.id, booking.id));
+    expect((await api(`/api/users/${userId}`, "DELETE", cookie)).status).toBe(200);
+  });
+
+  it("takes a deleted client's questions off the experts' public profiles", async () => {
+    const { userId } = await insertAccount("asked-publicly", "asked-pass-1");
+    const { expertId } = await insertAccount("answered-publicly", "answer-pass-1", { role: "expert" });
+    await insertQuestion(db(), {
+      userId,
+      expertId: expertId!,
+      question: "PUBLIC-Q: my company's cap table, in detail",
+      status: "answered",
+      answer: "Here is what to do.",
+      answeredAt: new Date(),
+      showOnProfile: true,
+    });
+    const publicQuestions = async () => (await get(`/api/experts/${expertId}/questions`)).text();
+    expect(await publicQuestions()).toContain("PUBLIC-Q");
+    const cookie = await signIn("asked-publicly", "asked-pass-1");
+    expect((await postForm("/dashboard/settings", { intent: "delete" }, { cookie })).status).toBe(302);
+    expect(await publicQuestions()).not.toContain("PUBLIC-Q");
+    expect(await (await get(`/expert/${expertId}`)).text()).not.toContain("PUBLIC-Q");
   });
 
   it("ends a test-mode subscription with the account (nothing at Stripe to end)", async () => {
