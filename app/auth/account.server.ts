@@ -66,7 +66,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ): Promise<"changed" | "wrong_current_password" | "throttled"> {
   const db = context.primaryDb;
-  const keys = { username: user.username, address: clientAddress(request) };
+  const keys = { username: user.username, address: clientAddress(request), sessionUserId: user.id };
   const throttle = await reserveAttempt(db, keys, context.now());
   if (throttle.locked) return "throttled";
   if (throttle.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, throttle.delayMs));
@@ -76,7 +76,7 @@ export async function changePassword(
     keepSessionId: await currentSessionId(request),
   });
   if (outcome === "wrong_current_password") await recordFailure(db, keys, context.now());
-  else await clearFailures(db, keys);
+  else await clearFailures(db, keys, context.now());
   return outcome;
 }
 

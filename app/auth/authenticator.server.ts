@@ -56,7 +56,7 @@ export async function verifyCredentials(
     await recordFailure(db, keys, context.now());
     throw new SignInError(INVALID_CREDENTIALS, 401);
   }
-  await clearFailures(db, keys);
+  await clearFailures(db, keys, context.now());
   return { user, passwordHash: account!.passwordHash };
 }
 

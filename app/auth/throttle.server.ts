@@ -1,6 +1,6 @@
 import { and, eq, gte, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { loginThrottle } from "~/db/schema.server";
+import { loginThrottle, trustedSignInNetworks } from "~/db/schema.server";
 
 /**
  * Sign-in throttling (password changes count too). Within a 15-minute window, from the 4th failure on
@@ -11,6 +11,10 @@ import { loginThrottle } from "~/db/schema.server";
  * - the username from everywhere (100): guessing spread over many addresses. It counts only wrong
  *   passwords actually checked, never attempts refused by the keys above, so a stranger's flood
  *   from one address locks that address, not the owner out of their own account.
+ * A flood spread over many networks (an IPv6 /48 holds 65,536 of them) can reach the account's
+ * limit, so it does not stop sign-ins from a network the account signed in from in the last 30
+ * days; and it never stops the signed-in owner checking their password to change it, whose own key
+ * is their user id (only someone holding the session can count against it).
  */
 const WINDOW_MS = 15 * 60 * 1000;
 const LOCK_MS = 15 * 60 * 1000;
@@ -23,14 +27,22 @@ export const ADDRESS_FAILURE_LIMIT = 50;
 
 export const THROTTLED_MESSAGE = "Too many sign-in attempts. Please wait 15 minutes and try again.";
 
-export type ThrottleKeys = { username: string; address: string | null };
+/** `sessionUserId`: a signed-in person checking their own password (to change it), not a sign-in. */
+export type ThrottleKeys = { username: string; address: string | null; sessionUserId?: number };
 
 const normalized = (username: string) => username.trim().toLowerCase();
 
+const TRUSTED_NETWORK_MS = 30 * 24 * 60 * 60 * 1000;
+const trustedNetworkKey = ({ username, address }: ThrottleKeys) =>
+  address ? `${normalized(username)}|${address}` : null;
+
 /** The keys counted as attempts start; the first one's count sets the delay. */
-const attemptKeys = ({ username, address }: ThrottleKeys) => [
+const attemptKeys = ({ username, address, sessionUserId }: ThrottleKeys) => [
   { key: `pair:${normalized(username)}|${address ?? "-"}`, limit: USERNAME_FAILURE_LIMIT },
   ...(address ? [{ key: `ip:${address}`, limit: ADDRESS_FAILURE_LIMIT }] : []),
+  ...(sessionUserId === undefined
+    ? []
+    : [{ key: `password-check:${sessionUserId}`, limit: USERNAME_FAILURE_LIMIT }]),
 ];
 
 /** The key counted as wrong passwords are found. */
@@ -70,7 +82,8 @@ export async function reserveAttempt(
       lockedUntil: loginThrottle.lockedUntil,
     }),
   );
-  const [accountRows, ...results] = await db.batch([
+  const trustedKey = trustedNetworkKey(keys) ?? "";
+  const [accountRows, trustedRows, ...results] = await db.batch([
     db
       .select({
         failures: loginThrottle.failures,
@@ -79,10 +92,16 @@ export async function reserveAttempt(
       })
       .from(loginThrottle)
       .where(eq(loginThrottle.key, account.key)),
+    db
+      .select({ trustedUntil: trustedSignInNetworks.trustedUntil })
+      .from(trustedSignInNetworks)
+      .where(eq(trustedSignInNetworks.key, trustedKey)),
     ...counted,
   ]);
   const [accountRow] = accountRows;
+  const trusted = keys.sessionUserId !== undefined || (trustedRows[0]?.trustedUntil.getTime() ?? 0) > now;
   if (
+    !trusted &&
     accountRow &&
     ((accountRow.lockedUntil && accountRow.lockedUntil.getTime() > now) ||
       (accountRow.windowStartedAt.getTime() >= now - WINDOW_MS && accountRow.failures >= account.limit))
@@ -117,13 +136,25 @@ export async function recordFailure(db: Database, keys: ThrottleKeys, now: numbe
 }
 
 /**
- * A successful sign-in: this address's failures on the username are forgiven, and the address's
- * count takes this attempt back. The account's count keeps others' wrong passwords.
+ * A successful sign-in (or password check): this address's failures on the username (and the
+ * signed-in person's own) are forgiven, and the address's count takes this attempt back. The
+ * account's count keeps others' wrong passwords. The network is trusted for 30 days from now.
  */
-export async function clearFailures(db: Database, keys: ThrottleKeys) {
-  const [pair, address] = attemptKeys(keys);
+export async function clearFailures(db: Database, keys: ThrottleKeys, now: number) {
+  const [pair, address, passwordCheck] = attemptKeys(keys);
+  const trustedKey = trustedNetworkKey(keys);
+  const trustedUntil = new Date(now + TRUSTED_NETWORK_MS);
   await db.batch([
     db.delete(loginThrottle).where(eq(loginThrottle.key, pair.key)),
+    ...(passwordCheck ? [db.delete(loginThrottle).where(eq(loginThrottle.key, passwordCheck.key))] : []),
+    ...(trustedKey
+      ? [
+          db
+            .insert(trustedSignInNetworks)
+            .values({ key: trustedKey, trustedUntil })
+            .onConflictDoUpdate({ target: trustedSignInNetworks.key, set: { trustedUntil } }),
+        ]
+      : []),
     ...(address
       ? [
           db

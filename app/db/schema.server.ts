@@ -123,6 +123,15 @@ export const loginThrottle = sqliteTable("login_throttle", {
   lockedUntil: instant("locked_until"),
 });
 
+/**
+ * The networks each username has signed in from ("name|network"), for 30 days after the last time.
+ * Strangers' wrong guesses from elsewhere lock the account's sign-in, but not from these.
+ */
+export const trustedSignInNetworks = sqliteTable("trusted_sign_in_networks", {
+  key: text("key").primaryKey(),
+  trustedUntil: instant("trusted_until").notNull(),
+});
+
 /** Requests per client address and action in a fixed window (contact messages, sign-ups...). */
 export const rateLimits = sqliteTable("rate_limits", {
   key: text("key").primaryKey(),

@@ -1,7 +1,14 @@
 import { and, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "~/db/client.server";
-import { cronRuns, emailOutbox, loginThrottle, rateLimits, stripeEvents } from "~/db/schema.server";
+import {
+  cronRuns,
+  emailOutbox,
+  loginThrottle,
+  rateLimits,
+  stripeEvents,
+  trustedSignInNetworks,
+} from "~/db/schema.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -54,6 +61,12 @@ export async function pruneOldRecords(db: Database, now: Date): Promise<number> 
       ),
     ),
     pruneStatement(db, rateLimits, rateLimits.key, lt(rateLimits.windowStartedAt, countersBefore)),
+    pruneStatement(
+      db,
+      trustedSignInNetworks,
+      trustedSignInNetworks.key,
+      lt(trustedSignInNetworks.trustedUntil, now),
+    ),
   ]);
   return results.reduce((total, rows) => total + (rows as unknown[]).length, 0);
 }

@@ -340,8 +340,17 @@ describe("sign-in", () => {
     expect(owner.status).toBe(302);
   }, 60_000);
 
-  it("locks the account when the guessing is spread over many addresses", async () => {
+  it("locks the account when the guessing is spread over many addresses, except for its owner", async () => {
     await insertAccount("spread-thin", "the-right-one");
+    // The owner signed in from home before, and is signed in on a laptop.
+    const home = { headers: { "CF-Connecting-IP": "2001:db8:aaaa:1::5" } };
+    const laptop = await postForm(
+      "/auth",
+      { intent: "login", username: "spread-thin", password: "the-right-one" },
+      home,
+    );
+    expect(laptop.status).toBe(302);
+    const laptopCookie = sessionCookieFrom(laptop)!;
     const statuses: number[] = [];
     for (let batch = 0; batch < 11; batch++) {
       const responses = await Promise.all(
@@ -363,6 +372,32 @@ describe("sign-in", () => {
       { headers: { "CF-Connecting-IP": "10.9.9.9" } },
     );
     expect(fresh.status).toBe(429);
+    // From a network the account signed in from (another address of its /64), the owner still can;
+    // and the signed-in owner can still change their password.
+    const fromHome = await postForm(
+      "/auth",
+      { intent: "login", username: "spread-thin", password: "the-right-one" },
+      { headers: { "CF-Connecting-IP": "2001:db8:aaaa:1::9" } },
+    );
+    expect(fromHome.status).toBe(302);
+    const changed = await postForm(
+      "/dashboard/settings",
+      {
+        intent: "password",
+        currentPassword: "the-right-one",
+        newPassword: "a-new-one-123",
+        confirmPassword: "a-new-one-123",
+      },
+      { cookie: laptopCookie, headers: { "CF-Connecting-IP": "10.7.7.7" } },
+    );
+    expect(changed.status).not.toBe(429);
+    expect(await changed.text()).not.toContain("Too many password attempts");
+    const guessAfterwards = await postForm(
+      "/auth",
+      { intent: "login", username: "spread-thin", password: "a-new-one-123" },
+      { headers: { "CF-Connecting-IP": "10.9.9.10" } },
+    );
+    expect(guessAfterwards.status).toBe(429);
   }, 120_000);
 
   it("forgives the failures before a successful sign-in", async () => {
