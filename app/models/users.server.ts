@@ -285,7 +285,8 @@ export async function deleteUserAccount(db: Database, userId: number, now = new 
       .update(experts)
       .set({
         deletedAt: now,
-        customUrl: null,
+        // The custom URL stays, reserved (isCustomUrlTaken counts deleted profiles): links the expert
+        // shared must not lead to a stranger who claims it next. Every read skips deleted profiles.
         isAvailable: false,
         bio: "",
         profileImage: null,

@@ -2,6 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookings, experts, payments, sessions, users } from "~/db/schema.server";
+import { isCustomUrlTaken } from "~/models/experts.server";
 import { insertQuestion } from "../factories";
 import { BASE, db, get, insertAccount, postForm, signIn } from "./support/accounts";
 import { makeSubscriber } from "./support/questions";
@@ -314,12 +315,21 @@ describe("account settings", () => {
 
   it("hides a deleted expert's profile but keeps their bookings", async () => {
     const { expertId } = await insertAccount("retiring", "retire-pass", { role: "expert" });
+    await db().update(experts).set({ customUrl: "retiring-url" }).where(eq(experts.id, expertId!));
+    expect((await get("/retiring-url")).status).toBe(200);
     const cookie = await signIn("retiring", "retire-pass");
     const response = await postForm("/expert/account", { intent: "delete" }, { cookie });
     expect(response.status).toBe(302);
     const [expert] = await db().select().from(experts).where(eq(experts.id, expertId!));
     expect(expert.deletedAt).not.toBeNull();
     expect(expert.isAvailable).toBe(false);
+    expect((await get("/retiring-url")).status).toBe(404);
+    // The links they shared cannot be claimed by someone else.
+    expect(await isCustomUrlTaken(db(), "Retiring-URL")).toBe(true);
+    const { expertId: newcomer } = await insertAccount("claimant", "claim-pass-1", { role: "expert" });
+    await expect(
+      db().update(experts).set({ customUrl: "retiring-url" }).where(eq(experts.id, newcomer!)),
+    ).rejects.toThrow();
   });
 
   it("removes a deleted expert's pictures from storage, keeping one another profile still shows", async () => {
