@@ -275,11 +275,14 @@ describe("booking a session in the browser (test mode)", () => {
     const refetched = client.waitForRequest(
       (request) => request.method() === "GET" && new URL(request.url()).pathname.endsWith(".data"),
     );
-    await client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click();
+    // From the keyboard: the focus must not fall to the top of the page on the refusal.
+    await client.getByRole("button", { name: "Confirm Booking ($120.00)" }).focus();
+    await client.keyboard.press("Enter");
     await refetched;
     await expect.poll(() => client.getByText(refusal).first().isVisible()).toBe(true);
-    // The stale choice is dropped: the client picks again from the fresh list.
+    // The stale choice is dropped: the client picks again from the fresh list, where focus now is.
     expect(await client.locator("#book-session-time").inputValue()).toBe("");
+    await expect.poll(() => client.evaluate(() => document.activeElement?.id)).toBe("book-session-time");
     await client.unroute("**/api/bookings");
   });
 
@@ -292,10 +295,14 @@ describe("booking a session in the browser (test mode)", () => {
     await client.locator("form#book-session").getByLabel("Message").fill(message);
     const time = await client.locator("#book-session-time").inputValue();
     await client.route("**/api/bookings", (route) => route.abort("internetdisconnected"));
-    await client.getByRole("button", { name: "Confirm Booking ($120.00)" }).click();
+    const confirm = client.getByRole("button", { name: "Confirm Booking ($120.00)" });
+    await confirm.focus();
+    await client.keyboard.press("Enter");
     await expect
       .poll(() => client.locator("form#book-session").getByText("We couldn't reach the server.").isVisible())
       .toBe(true);
+    // The button kept the keyboard's focus while it was busy: it is there to press again.
+    expect(await confirm.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await client.getByText("Failed to fetch").count()).toBe(0);
     expect(await client.locator("#book-session-time").inputValue()).toBe(time);
     expect(await client.locator("form#book-session").getByLabel("Message").inputValue()).toBe(message);

@@ -144,6 +144,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
   const [paymentReady, setPaymentReady] = useState(false);
   const onReadyChange = useCallback((ready: boolean) => setPaymentReady(ready), []);
   const [busyState, setBusyState] = useState(false);
+  // Read by a second press while the first is on its way (the button stays enabled, keeping focus).
+  const busyRef = useRef(false);
   const [status, setStatus] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   // Starts this screen learnt were taken since the page loaded (a 409), until the list reloads.
@@ -259,6 +261,12 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
     setFormError(message);
     toast({ title: "Time no longer available", description: message, variant: "destructive" });
     revalidator.revalidate();
+    focusTimeChoice();
+  }
+
+  /** Next: another time. Focus goes to where it is chosen, not to the top of the page. */
+  function focusTimeChoice() {
+    requestAnimationFrame(() => document.getElementById(timeSelectId)?.focus());
   }
 
   async function postBooking(values: {
@@ -299,6 +307,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
   }
 
   async function book(values: { name: string; email: string; message: string; date: string; time: string }) {
+    if (busyRef.current) return;
     setFormError(null);
     const startsAt = chosen?.slot.startsAt ?? null;
     if (!testMode && (!paymentRef.current || !paymentReady)) {
@@ -306,6 +315,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
       return;
     }
     setBusyState(true);
+    busyRef.current = true;
     try {
       if (testMode) {
         const body = await postBooking(values);
@@ -380,6 +390,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
         revalidator.revalidate();
         setFormError(error.message);
         toast({ title: "Time no longer available", description: error.message, variant: "destructive" });
+        focusTimeChoice();
         return;
       }
       if (error instanceof PriceChanged) {
@@ -399,6 +410,7 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
       toast({ title: "Error", description: message, variant: "destructive" });
     } finally {
       setBusyState(false);
+      busyRef.current = false;
     }
   }
 
@@ -584,7 +596,8 @@ function BookScreen({ expert, busy, now, ownProfile, mode, publishableKey, clien
               type="submit"
               size="lg"
               block
-              disabled={submitDisabled || !hydrated}
+              // Not disabled while booking: a disabled button drops the keyboard's focus to the page.
+              disabled={!hydrated || (!testMode && !paymentReady)}
               aria-disabled={submitDisabled}
             >
               {busyState ? "Booking..." : `Confirm Booking (${priceText})`}
