@@ -519,8 +519,9 @@ export async function listExpertsForAdmin(
 }
 
 /**
- * Verifies or unverifies an expert (only verified experts carry the Verified Expert mark). The first
- * verification notifies the expert, in the same batch. Returns what the cache needs, or null.
+ * Verifies or unverifies an expert (only verified experts carry the Verified Expert mark). A
+ * first verification that gives the mark notifies the expert, in the same batch; verifying an expert
+ * already verified (a stale tab) writes nothing. Returns what the cache needs, or null.
  */
 export async function setExpertVerified(
   db: Database,
@@ -546,14 +547,21 @@ export async function setExpertVerified(
   if (verified) {
     await db.batch([
       update,
-      ...notificationStatements(db, {
-        userId: expert.userId,
-        kind: "expert_verified",
-        title: "Your expert profile is verified",
-        body: "An administrator verified your profile: it now shows the Verified Expert mark.",
-        link: "/expert/dashboard",
-        dedupeKey: `expert-verified:${expertId}`,
-      }),
+      ...notificationStatements(
+        db,
+        {
+          userId: expert.userId,
+          kind: "expert_verified",
+          title: "Your expert profile is verified",
+          body: "An administrator verified your profile: it now shows the Verified Expert mark.",
+          link: "/expert/dashboard",
+          dedupeKey: `expert-verified:${expertId}`,
+        },
+        // Only when this very update gave the mark (it stamps verified_at with this instant).
+        {
+          when: sql`exists (select 1 from ${experts} where ${experts.id} = ${expertId} and ${experts.verifiedAt} = ${now.getTime()})`,
+        },
+      ),
     ]);
   } else {
     await update;

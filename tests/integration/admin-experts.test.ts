@@ -127,6 +127,24 @@ describe("admin: experts (verify and feature)", () => {
     expect(await expertRow(expert.id)).toMatchObject({ isVerified: true, verifiedAt: firstVerified });
   });
 
+  it("tells no one anything when a stale tab verifies an expert verified long ago", async () => {
+    // Verified before notifications existed (as the demo data's experts are): no notice on record.
+    const { user, expert } = await insertExpert(db(), {
+      expert: { isVerified: true, verifiedAt: new Date("2025-06-01T00:00:00Z") },
+    });
+    const response = await postForm(
+      "/admin/experts",
+      { intent: "verify", expertId: String(expert.id) },
+      { cookie: adminCookie },
+    );
+    expect(response.status).toBe(200);
+    const sent = await db()
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, user.id), eq(notifications.kind, "expert_verified")));
+    expect(sent).toEqual([]);
+  });
+
   it("features and unfeatures an expert (top expert), refreshing the featured list", async () => {
     const { expert } = await insertExpert(db(), { expert: { isVerified: true } });
     await env.CACHE.put(cacheKeys.featuredExperts(), JSON.stringify({ value: [] }));
