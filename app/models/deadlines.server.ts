@@ -8,10 +8,13 @@
  * notify. Each task reads at most `limit` rows per run, so a backlog drains over several runs.
  */
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "~/db/client.server";
-import { bookings, experts, questions } from "~/db/schema.server";
+import { personNameSql } from "~/db/person-name.server";
+import { bookings, experts, questions, users } from "~/db/schema.server";
 import { OPEN_QUESTION_STATUSES } from "~/lib/questions";
 import { MEETING_LINK_LEAD_MINUTES } from "~/lib/slots";
+import { bookingClientName } from "~/models/bookings.server";
 import { notificationStatements } from "~/models/notifications.server";
 import { unchargedQuestionLedgerStatements } from "~/models/payments.server";
 import {
@@ -294,6 +297,9 @@ export async function retryQuestionPayments(deps: QuestionDeps, { limit = STRIPE
   return report;
 }
 
+const expertUsers = alias(users, "expert_user");
+const clientUsers = alias(users, "client_user");
+
 /** 15 minutes before a confirmed session, both parties get its video link, once. */
 export async function sendMeetingLinks(db: Database, now: Date, { limit = TASK_LIMIT } = {}) {
   const report: TaskReport = { changed: 0, failures: [] };
@@ -302,10 +308,16 @@ export async function sendMeetingLinks(db: Database, now: Date, { limit = TASK_L
       id: bookings.id,
       userId: bookings.userId,
       meetingLink: bookings.meetingLink,
+      startsAt: bookings.startsAt,
+      bookingName: bookings.name,
       expertUserId: experts.userId,
+      expertName: personNameSql(expertUsers),
+      clientAccountName: personNameSql(clientUsers),
     })
     .from(bookings)
     .innerJoin(experts, eq(experts.id, bookings.expertId))
+    .innerJoin(expertUsers, eq(expertUsers.id, experts.userId))
+    .leftJoin(clientUsers, eq(clientUsers.id, bookings.userId))
     .where(
       and(
         eq(bookings.status, "confirmed"),
@@ -318,11 +330,23 @@ export async function sendMeetingLinks(db: Database, now: Date, { limit = TASK_L
     .limit(limit);
   for (const booking of due) {
     try {
-      const body = `Your session starts soon. Join the video call: ${booking.meetingLink ?? "(the link is on your bookings page)"}`;
+      // Which session, and when, without a time zone: "in 15 minutes" reads right everywhere.
+      const minutes = Math.round((booking.startsAt.getTime() - now.getTime()) / 60_000);
+      const when = minutes > 0 ? `starts in ${minutes} minute${minutes === 1 ? "" : "s"}` : "has started";
+      const join = `Join the video call: ${booking.meetingLink ?? "(the link is on your bookings page)"}`;
+      const clientName = bookingClientName(booking.bookingName, booking.clientAccountName);
       const people = [
-        { userId: booking.userId, link: "/dashboard/bookings" },
-        { userId: booking.expertUserId, link: "/expert/bookings" },
-      ].filter((person): person is { userId: number; link: string } => person.userId !== null);
+        {
+          userId: booking.userId,
+          link: "/dashboard/bookings",
+          body: `Your 60-minute session with ${booking.expertName} ${when}. ${join}`,
+        },
+        {
+          userId: booking.expertUserId,
+          link: "/expert/bookings",
+          body: `Your 60-minute session with ${clientName} ${when}. ${join}`,
+        },
+      ].filter((person): person is { userId: number; link: string; body: string } => person.userId !== null);
       const [updated] = await db.batch([
         db
           .update(bookings)
@@ -338,7 +362,7 @@ export async function sendMeetingLinks(db: Database, now: Date, { limit = TASK_L
               userId: person.userId,
               kind: "meeting_link",
               title: "Your session's video link",
-              body,
+              body: person.body,
               link: person.link,
               dedupeKey: `meeting_link:booking:${booking.id}`,
             },

@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookings, questions, users } from "~/db/schema.server";
+import { bookings, notifications, questions, users } from "~/db/schema.server";
 import { captureQuestionPayment, listQuestionsAwaitingCapture } from "~/models/questions.server";
 import { bookingTimes, insertBooking, insertQuestion } from "../../factories";
 import { db, get, postForm } from "../support/accounts";
@@ -323,12 +323,14 @@ describe("sessions", () => {
     const client = await newClient();
     // 01:30 New York on the night the clocks go back (2026-11-01), the first of the two 01:30s.
     const startsAt = new Date("2026-11-01T05:30:00Z");
+    await db().update(users).set({ name: "Ada Lovelace" }).where(eq(users.id, expert.userId));
     const booking = await insertBooking(db(), {
       expertId: expert.expertId,
       userId: client.userId,
       ...bookingTimes("2026-11-01", "01:30", "UTC"),
       startsAt,
       endsAt: new Date(startsAt.getTime() + HOUR),
+      name: "Cy Booker",
     });
     await runAt(startsAt.getTime() - 16 * 60 * 1000);
     expect((await getBooking(booking.id)).linkSentAt).toBeNull();
@@ -339,6 +341,20 @@ describe("sessions", () => {
     expect((await getBooking(booking.id)).linkSentAt).toEqual(new Date(startsAt.getTime() - 15 * 60 * 1000));
     expect(await kindsOf(client.userId)).toEqual(["meeting_link"]);
     expect(await kindsOf(expert.userId)).toEqual(["meeting_link"]);
+    // Each says which session it is and when, in words no time zone can get wrong.
+    const bodyOf = async (userId: number) =>
+      (
+        await db()
+          .select({ body: notifications.body })
+          .from(notifications)
+          .where(eq(notifications.userId, userId))
+      )[0].body;
+    expect(await bodyOf(client.userId)).toMatch(
+      /^Your 60-minute session with Ada Lovelace starts in 15 minutes\. Join the video call: \S+/,
+    );
+    expect(await bodyOf(expert.userId)).toMatch(
+      /^Your 60-minute session with Cy Booker starts in 15 minutes\. Join the video call: \S+/,
+    );
 
     // When its hour is over, the session is completed.
     await runAt(startsAt.getTime() + HOUR - 1);
