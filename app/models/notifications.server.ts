@@ -132,8 +132,12 @@ export async function notify(db: Database, input: NotificationInput) {
 
 export const NOTIFICATIONS_SHOWN = 100;
 
-/** The person's notifications, newest first. */
-export function listNotifications(db: Database, userId: number, { limit = NOTIFICATIONS_SHOWN } = {}) {
+/** The person's notifications, newest first (`offset` of them skipped, for older pages). */
+export function listNotifications(
+  db: Database,
+  userId: number,
+  { limit = NOTIFICATIONS_SHOWN, offset = 0 } = {},
+) {
   return db
     .select({
       id: notifications.id,
@@ -147,7 +151,8 @@ export function listNotifications(db: Database, userId: number, { limit = NOTIFI
     .from(notifications)
     .where(eq(notifications.userId, userId))
     .orderBy(desc(notifications.createdAt), desc(notifications.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 /** How many of the person's notifications are unread (the bell's number). */

@@ -14,9 +14,15 @@ import { Button } from "~/components/ui/button";
 import { useFocusKeeper } from "~/components/use-focus-keeper";
 import { useViewerTimeZone } from "~/components/use-viewer-time-zone";
 import { readForm } from "~/lib/form-data.server";
+import { requestedPage } from "~/lib/pagination.server";
 import { formatDateTime } from "~/lib/questions";
 import { revalidateUnlessUnreachable } from "~/lib/revalidation";
-import { listNotifications, markNotificationsRead, openNotification } from "~/models/notifications.server";
+import {
+  listNotifications,
+  markNotificationsRead,
+  NOTIFICATIONS_SHOWN,
+  openNotification,
+} from "~/models/notifications.server";
 import { NotificationActionSchema } from "~/schemas/notifications";
 import { PRIVATE_CACHE_CONTROL } from "~/services/cache.server";
 import href from "~/styles/scheduled.css";
@@ -36,12 +42,20 @@ const isAppPath = (link: string | null): link is string =>
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const user = await requireUser(context, request);
-  const rows = await listNotifications(context.primaryDb, user.id);
+  // A page of 100 at a time, newest first; one more is read to know whether older ones exist.
+  const page = requestedPage(new URL(request.url));
+  const rows = await listNotifications(context.primaryDb, user.id, {
+    limit: NOTIFICATIONS_SHOWN + 1,
+    offset: (page - 1) * NOTIFICATIONS_SHOWN,
+  });
+  if (rows.length === 0 && page > 1) throw redirect("/notifications");
   return data(
     {
-      // All of them, as the bell counts: an unread one older than the list's newest 100 still counts.
+      // All of them, as the bell counts: an unread one on another page still counts.
       unread: user.unreadNotifications,
-      notifications: rows.map((row) => ({
+      page,
+      hasOlder: rows.length > NOTIFICATIONS_SHOWN,
+      notifications: rows.slice(0, NOTIFICATIONS_SHOWN).map((row) => ({
         id: row.id,
         kind: row.kind,
         title: row.title,
@@ -86,7 +100,7 @@ export const shouldRevalidate = revalidateUnlessUnreachable;
 
 export default function Notifications() {
   useFocusKeeper();
-  const { notifications, unread } = useLoaderData<typeof loader>();
+  const { notifications, unread, page, hasOlder } = useLoaderData<typeof loader>();
   const timeZone = useViewerTimeZone();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
@@ -176,6 +190,16 @@ export default function Notifications() {
           ))}
         </ul>
       )}
+      {page > 1 || hasOlder ? (
+        <nav className="row" aria-label="Notification pages">
+          {page > 1 ? (
+            <Link to={page === 2 ? "/notifications" : `/notifications?page=${page - 1}`}>
+              Newer notifications
+            </Link>
+          ) : null}
+          {hasOlder ? <Link to={`/notifications?page=${page + 1}`}>Older notifications</Link> : null}
+        </nav>
+      ) : null}
     </div>
   );
 }

@@ -81,7 +81,7 @@ describe("notifications", () => {
     expect(row.readAt).toBeInstanceOf(Date);
   });
 
-  it("counts and marks read an unread notification older than the newest 100 listed", async () => {
+  it("counts, pages to and marks read an unread notification older than the newest 100 listed", async () => {
     const client = await newClient();
     const hour = 3_600_000;
     const row = (title: string, age: number, readAt: Date | null) => ({
@@ -107,6 +107,17 @@ describe("notifications", () => {
     expect(list).toContain("1 unread");
     expect(list).not.toContain("You&#x27;re all caught up.");
     expect(list).toContain("Mark all as read");
+    // The 101st is on the next page, reached from this one; a page past the end goes to the first.
+    expect(list).toContain('href="/notifications?page=2"');
+    expect(list).not.toContain("Newer notifications");
+    const older = await (await get("/notifications?page=2", client.cookie)).text();
+    expect(older).toContain("The oldest, unread");
+    expect(older).not.toContain("Read number 0<");
+    expect(older).toContain('href="/notifications">Newer notifications');
+    expect(older).not.toContain("Older notifications");
+    const past = await get("/notifications?page=9", client.cookie);
+    expect(past.status).toBe(302);
+    expect(past.headers.get("Location")).toBe("/notifications");
 
     // Posted without JavaScript: the page that answers is rendered in the same request.
     const marked = await postForm("/notifications", { intent: "read-all" }, { cookie: client.cookie });
