@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { isUniqueViolation } from "~/db/errors.server";
 import { categories, expertCategories, experts, questions, reviews, users } from "~/db/schema.server";
 import { sortCategoriesForDisplay } from "~/lib/categories";
+import { toFtsQuery } from "~/lib/search";
 import { instantToLocal } from "~/lib/slots";
 import type {
   AdminExpertFilter,
@@ -479,12 +480,19 @@ export async function listExpertsForAdmin(
     // instr, not LIKE: D1 refuses a LIKE pattern over 50 bytes ("pattern too complex"), which a
     // pasted e-mail address and name reach; instr takes the term literally, so nothing is escaped.
     const matches = (column: SQL) => sql`instr(lower(${column}), ${term}) > 0`;
+    // SQLite's lower() folds ASCII letters only ("Émilie" stays "Émilie"): a term with other letters
+    // also looks names up in the public search's index, whose tokenizer folds every letter. (Only
+    // then: the index ignores punctuation, and an ASCII term is taken literally.)
+    const byName = /[^\p{ASCII}]/u.test(term) ? toFtsQuery(term) : null;
     conditions.push(
       or(
         matches(sql`${users.name}`),
         matches(sql`${users.username}`),
         matches(sql`coalesce(${experts.title}, '')`),
         matches(sql`coalesce(${experts.customUrl}, '')`),
+        byName === null
+          ? undefined
+          : sql`${experts.id} IN (SELECT rowid FROM experts_fts WHERE experts_fts MATCH ${`{name} : (${byName})`})`,
       ),
     );
   }

@@ -48,6 +48,15 @@ describe("admin: experts (verify and feature)", () => {
     expect(searched).not.toContain("Una Unverified");
   });
 
+  it("finds a name by any case of its non-ASCII letters", async () => {
+    await insertExpert(db(), { user: { name: "Émilie Øster" } });
+    for (const term of ["Émilie", "émilie", "ÉMILIE", "Øster", "øster", "émilie øster"]) {
+      const html = await (await get(`/admin/experts?q=${encodeURIComponent(term)}`, adminCookie)).text();
+      expect(html, term).toContain("Émilie Øster");
+      expect(html, term).not.toContain("Una Unverified");
+    }
+  });
+
   it("searches by a long term, and takes % and _ literally", async () => {
     await insertExpert(db(), {
       user: { name: "Bartholomew Fitzgerald-Montgomery", username: "bart_fm" },
