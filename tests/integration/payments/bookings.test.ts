@@ -1040,6 +1040,22 @@ describe("a client who deletes their account", () => {
     ).toBe(200);
     const unpaid = await ask();
 
+    // The session tomorrow can no longer be cancelled: the account stays until it has ended.
+    const refused = await postForm("/dashboard/settings", { intent: "delete" }, { cookie: client.cookie });
+    expect(refused.status).toBe(302);
+    expect(refused.headers.get("Location")).toBe("/dashboard/settings");
+    expect(toastFrom(refused)).toMatchObject({
+      title: "Account deletion failed.",
+      description: expect.stringContaining("You have a session in the next 24 hours"),
+    });
+    expect(await getQuestion(paid.questionId)).toMatchObject({ status: "pending" });
+    expect(await getBooking(later.bookingId)).toMatchObject({ status: "confirmed" });
+    const endedAnHourAgo = new Date(Date.now() - 3_600_000);
+    await db()
+      .update(bookings)
+      .set({ startsAt: new Date(endedAnHourAgo.getTime() - 3_600_000), endsAt: endedAnHourAgo })
+      .where(eq(bookings.id, soon.bookingId));
+
     const response = await postForm("/dashboard/settings", { intent: "delete" }, { cookie: client.cookie });
     expect(response.status).toBe(302);
 
