@@ -340,6 +340,8 @@ export const bookings = sqliteTable(
     name: text("name"),
     email: text("email"),
     notes: text("notes"),
+    /** The zone the client booked from: their notices give the time in it. Null when not known. */
+    clientTimeZone: text("client_time_zone"),
     holdExpiresAt: instant("hold_expires_at"),
     confirmedAt: instant("confirmed_at"),
     linkSentAt: instant("link_sent_at"),

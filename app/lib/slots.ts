@@ -495,12 +495,21 @@ export function formatInstant(instant: number, timeZone: string): string {
 }
 
 /**
- * An instant for someone whose zone the server does not know (a client, in a notice or an e-mail):
- * in the expert's zone, and in UTC beside it so it cannot be misread ("Tue, Dec 1, 2026, 4:00 PM PST
- * (Wed, Dec 2, 2026, 12:00 AM UTC)").
+ * An instant for a client, in a notice or an e-mail. In the zone they booked from, with the expert's
+ * beside it ("Wed, Dec 2, 2026, 12:00 AM GMT (Tue, Dec 1, 2026, 4:00 PM PST, the expert's time)").
+ * Where their zone is not known: in the expert's zone, and in UTC beside it so it cannot be misread
+ * ("Tue, Dec 1, 2026, 4:00 PM PST (Wed, Dec 2, 2026, 12:00 AM UTC)").
  */
-export function formatInstantForClient(instant: number, expertTimeZone: string): string {
+export function formatInstantForClient(
+  instant: number,
+  expertTimeZone: string,
+  clientTimeZone?: string | null,
+): string {
   const expert = formatInstant(instant, expertTimeZone);
+  if (clientTimeZone && isValidTimeZone(clientTimeZone)) {
+    const client = formatInstant(instant, clientTimeZone);
+    return client === expert ? client : `${client} (${expert}, the expert's time)`;
+  }
   const utc = formatInstant(instant, "UTC");
   return expert === utc ? utc : `${expert} (${utc})`;
 }

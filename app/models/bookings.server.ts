@@ -38,6 +38,7 @@ import { googleCalendarUrl, sessionEvent } from "~/lib/calendar-links";
 import { formatCents, priceChangedMessage } from "~/lib/money";
 import {
   CLIENT_CANCEL_CUTOFF_MS,
+  canonicalTimeZone,
   clientMayCancel,
   effectiveSchedule,
   formatInstant,
@@ -513,6 +514,7 @@ export async function createBooking(
           amount: price,
           currency: CURRENCY,
           ...details,
+          clientTimeZone: request.timeZone ? canonicalTimeZone(request.timeZone) : null,
           holdExpiresAt: new Date(holdEnd),
           createdAt: now,
         })
@@ -860,7 +862,11 @@ function confirmStatements(
   }
   const confirmedNow = sql`exists (select 1 from ${bookings} where ${bookings.id} = ${booking.id} and ${bookings.status} = 'confirmed' and ${bookings.confirmedAt} = ${now.getTime()})`;
   const when = formatInstant(booking.startsAt.getTime(), expert.timeZone);
-  const whenForClient = formatInstantForClient(booking.startsAt.getTime(), expert.timeZone);
+  const whenForClient = formatInstantForClient(
+    booking.startsAt.getTime(),
+    expert.timeZone,
+    booking.clientTimeZone,
+  );
   const dedupeKey = `booking_confirmed:booking:${booking.id}`;
   if (booking.userId !== null) {
     statements.push(
@@ -1190,7 +1196,7 @@ export async function cancelBooking(
         : {
             userId: booking.userId,
             title: deps.stripe ? "Session cancelled and refunded" : "Session cancelled",
-            body: `${cancelledSentence(expert.name, `your session on ${formatInstantForClient(booking.startsAt.getTime(), expert.timeZone)}`, input.closingAccount)}${refundText}`,
+            body: `${cancelledSentence(expert.name, `your session on ${formatInstantForClient(booking.startsAt.getTime(), expert.timeZone, booking.clientTimeZone)}`, input.closingAccount)}${refundText}`,
             link: "/dashboard/bookings",
           };
   const cancelledNow = sql`exists (select 1 from ${bookings} where ${bookings.id} = ${booking.id} and ${bookings.status} = 'cancelled' and ${bookings.cancelledAt} = ${now.getTime()})`;

@@ -315,6 +315,20 @@ describe("times for a client whose zone is unknown", () => {
     );
     expect(formatInstantForClient(instant, "UTC")).toBe("Wed, Dec 2, 2026, 12:00 AM UTC");
   });
+
+  it("gives the client's own time first when their zone is known, the expert's beside it", () => {
+    const instant = utc("2026-12-02T00:00:00Z");
+    expect(formatInstantForClient(instant, "America/Los_Angeles", "Europe/London")).toBe(
+      "Wed, Dec 2, 2026, 12:00 AM GMT (Tue, Dec 1, 2026, 4:00 PM PST, the expert's time)",
+    );
+    expect(formatInstantForClient(instant, "America/Los_Angeles", "America/Los_Angeles")).toBe(
+      "Tue, Dec 1, 2026, 4:00 PM PST",
+    );
+    // A zone that is not one (an old row, a tampered value) falls back to the expert's and UTC.
+    expect(formatInstantForClient(instant, "America/Los_Angeles", "Mars/Olympus")).toBe(
+      "Tue, Dec 1, 2026, 4:00 PM PST (Wed, Dec 2, 2026, 12:00 AM UTC)",
+    );
+  });
 });
 
 describe("the time-zone list", () => {
