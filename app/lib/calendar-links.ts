@@ -99,11 +99,16 @@ export function icsFile(event: CalendarEvent): string {
     `LOCATION:${escapeText(event.location)}`,
     ...(event.url ? [`URL:${event.url}`] : []),
     `STATUS:${event.status ?? "CONFIRMED"}`,
-    "BEGIN:VALARM",
-    "ACTION:DISPLAY",
-    `DESCRIPTION:${escapeText(event.title)}`,
-    "TRIGGER:-PT15M",
-    "END:VALARM",
+    // A cancellation carries no reminder (RFC 5546 allows no VALARM in a CANCEL).
+    ...(event.status === "CANCELLED"
+      ? []
+      : [
+          "BEGIN:VALARM",
+          "ACTION:DISPLAY",
+          `DESCRIPTION:${escapeText(event.title)}`,
+          "TRIGGER:-PT15M",
+          "END:VALARM",
+        ]),
     "END:VEVENT",
     "END:VCALENDAR",
   ];

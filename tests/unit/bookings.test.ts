@@ -71,6 +71,8 @@ describe("the calendar file (.ics)", () => {
     const cancelled = icsFile({ ...event(), status: "CANCELLED" });
     expect(cancelled).toContain("METHOD:CANCEL");
     expect(cancelled).toContain("STATUS:CANCELLED");
+    expect(cancelled).not.toContain("VALARM");
+    expect(icsFile(event())).toContain("\r\nBEGIN:VALARM\r\n");
   });
 
   it("numbers each change of status higher, and names an organizer only when given one", () => {
