@@ -56,11 +56,18 @@ export function FavoriteExperts({ experts }: { experts: ExpertCardData[] }) {
               <ExpertCard expert={expert} />
               <RemoveFavorite
                 expert={expert}
-                onRemove={() => {
-                  // The button goes with its card: the focus waits on the section's heading.
+                // The button goes with its card: the focus waits on the section's heading.
+                onSent={() => {
+                  setSaid("");
                   headingRef.current?.focus();
-                  setSaid(`${expert.name} was removed from your favorite experts.`);
                 }}
+                onSettled={(removed) =>
+                  setSaid(
+                    removed
+                      ? `${expert.name} was removed from your favorite experts.`
+                      : `${expert.name} is still in your favorite experts.`,
+                  )
+                }
               />
             </li>
           ))}
@@ -70,30 +77,55 @@ export function FavoriteExperts({ experts }: { experts: ExpertCardData[] }) {
   );
 }
 
-function RemoveFavorite({ expert, onRemove }: { expert: ExpertCardData; onRemove: () => void }) {
+function RemoveFavorite({
+  expert,
+  onSent,
+  onSettled,
+}: {
+  expert: ExpertCardData;
+  onSent: () => void;
+  /** Said once the server has answered: removed, or (refused, not reached) still a favourite. */
+  onSettled: (removed: boolean) => void;
+}) {
   const fetcher = useFetcher<RemoveFavoriteResult>();
+  const button = useRef<HTMLButtonElement>(null);
+  // The latest callback, read by the effects below, which run only when the answer changes.
+  const settled = useRef(onSettled);
+  settled.current = onSettled;
 
+  // Removed: said as the answer arrives (the card is gone by the time the list has reloaded).
   useEffect(() => {
-    if (fetcher.state === "idle" && fetcher.data?.error) {
+    if (fetcher.data?.removed) settled.current(true);
+  }, [fetcher.data]);
+
+  // Not removed (null: the server was not reached, which the clientAction has said): the card is
+  // back, and so is the focus, on its button.
+  useEffect(() => {
+    if (fetcher.state !== "idle" || fetcher.data === undefined || fetcher.data?.removed) return;
+    if (fetcher.data?.error) {
       toast({
         title: "Couldn't update your favorites",
         description: fetcher.data.error,
         variant: "destructive",
       });
     }
+    settled.current(false);
+    requestAnimationFrame(() => button.current?.focus());
   }, [fetcher.state, fetcher.data]);
+
   return (
     <fetcher.Form
       method="post"
       action="/dashboard?index"
       className="favorite-item__remove"
       onSubmit={(event) => {
-        if (!stopWhenOffline(event)) onRemove();
+        if (!stopWhenOffline(event)) onSent();
       }}
     >
       <input type="hidden" name="intent" value={UNFAVORITE_INTENT} />
       <input type="hidden" name="expertId" value={expert.id} />
       <button
+        ref={button}
         type="submit"
         className={buttonClass({ variant: "ghost", size: "sm" })}
         aria-label={`Remove from favorites: ${expert.name}`}

@@ -555,6 +555,13 @@ describe("expert profiles and favourites", () => {
       await page.getByText("Couldn't update your favorites").first().waitFor();
       await expect.poll(visibleNames).toContain("Elena Vasquez");
       expect(await page.getByRole("heading", { name: "My Dashboard" }).isVisible()).toBe(true);
+      // Said as it is, and the focus is back on the button, to try again.
+      await expect
+        .poll(() => favorites.getByRole("status").textContent())
+        .toBe("Elena Vasquez is still in your favorite experts.");
+      await expect
+        .poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label")))
+        .toBe("Remove from favorites: Elena Vasquez");
       await page.unroute("**/dashboard.data*");
 
       // Held on its way, the card is already gone; with the keyboard, focus waits on the heading.
@@ -567,11 +574,13 @@ describe("expert profiles and favourites", () => {
       await page.keyboard.press("Enter");
       await expect.poll(visibleNames).not.toContain("Elena Vasquez");
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("favorite-experts");
-      expect(await favorites.getByRole("status").textContent()).toBe(
-        "Elena Vasquez was removed from your favorite experts.",
-      );
+      // Nothing is said before the server has answered.
+      expect(await favorites.getByRole("status").textContent()).toBe("");
       release();
       expect((await removed).ok()).toBe(true);
+      await expect
+        .poll(() => favorites.getByRole("status").textContent())
+        .toBe("Elena Vasquez was removed from your favorite experts.");
       await page.unroute("**/dashboard.data*");
       await reloadHydrated(page);
       expect(await visibleNames()).not.toContain("Elena Vasquez");
