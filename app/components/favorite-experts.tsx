@@ -1,5 +1,5 @@
-import { Link, useFetcher, useFetchers } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { Link, useFetcher } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { ExpertCard } from "~/components/expert-card";
 import { stopWhenOffline } from "~/components/keep-form-when-offline";
 import { buttonClass } from "~/components/ui/button";
@@ -20,11 +20,17 @@ export type RemoveFavoriteResult = { removed?: number; error?: string } | null;
 export function FavoriteExperts({ experts }: { experts: ExpertCardData[] }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [said, setSaid] = useState("");
-  const removing = new Set(
-    useFetchers()
-      .filter((fetcher) => fetcher.formData?.get("intent") === UNFAVORITE_INTENT)
-      .map((fetcher) => Number(fetcher.formData?.get("expertId"))),
-  );
+  // The cards whose removal is on its way (each card's own fetcher says so), for the empty state.
+  const [removing, setRemoving] = useState<ReadonlySet<number>>(() => new Set());
+  const markRemoving = useCallback((expertId: number, pending: boolean) => {
+    setRemoving((current) => {
+      if (current.has(expertId) === pending) return current;
+      const next = new Set(current);
+      if (pending) next.add(expertId);
+      else next.delete(expertId);
+      return next;
+    });
+  }, []);
   const shownCount = experts.filter((expert) => !removing.has(expert.id)).length;
 
   return (
@@ -52,24 +58,23 @@ export function FavoriteExperts({ experts }: { experts: ExpertCardData[] }) {
       {experts.length > 0 ? (
         <ul className="expert-grid plain-list" aria-label="Favorite experts" hidden={shownCount === 0}>
           {experts.map((expert) => (
-            <li key={expert.id} className="favorite-item" hidden={removing.has(expert.id)}>
-              <ExpertCard expert={expert} />
-              <RemoveFavorite
-                expert={expert}
-                // The button goes with its card: the focus waits on the section's heading.
-                onSent={() => {
-                  setSaid("");
-                  headingRef.current?.focus();
-                }}
-                onSettled={(removed) =>
-                  setSaid(
-                    removed
-                      ? `${expert.name} was removed from your favorite experts.`
-                      : `${expert.name} is still in your favorite experts.`,
-                  )
-                }
-              />
-            </li>
+            <FavoriteItem
+              key={expert.id}
+              expert={expert}
+              onPendingChange={markRemoving}
+              // The button goes with its card: the focus waits on the section's heading.
+              onSent={() => {
+                setSaid("");
+                headingRef.current?.focus();
+              }}
+              onSettled={(removed) =>
+                setSaid(
+                  removed
+                    ? `${expert.name} was removed from your favorite experts.`
+                    : `${expert.name} is still in your favorite experts.`,
+                )
+              }
+            />
           ))}
         </ul>
       ) : null}
@@ -77,21 +82,29 @@ export function FavoriteExperts({ experts }: { experts: ExpertCardData[] }) {
   );
 }
 
-function RemoveFavorite({
+function FavoriteItem({
   expert,
+  onPendingChange,
   onSent,
   onSettled,
 }: {
   expert: ExpertCardData;
+  onPendingChange: (expertId: number, pending: boolean) => void;
   onSent: () => void;
   /** Said once the server has answered: removed, or (refused, not reached) still a favourite. */
   onSettled: (removed: boolean) => void;
 }) {
   const fetcher = useFetcher<RemoveFavoriteResult>();
+  const pending = fetcher.state !== "idle" && fetcher.formData?.get("intent") === UNFAVORITE_INTENT;
   const button = useRef<HTMLButtonElement>(null);
   // The latest callback, read by the effects below, which run only when the answer changes.
   const settled = useRef(onSettled);
   settled.current = onSettled;
+
+  useEffect(() => {
+    onPendingChange(expert.id, pending);
+  }, [onPendingChange, expert.id, pending]);
+  useEffect(() => () => onPendingChange(expert.id, false), [onPendingChange, expert.id]);
 
   // Removed: said as the answer arrives (the card is gone by the time the list has reloaded).
   useEffect(() => {
@@ -114,24 +127,27 @@ function RemoveFavorite({
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <fetcher.Form
-      method="post"
-      action="/dashboard?index"
-      className="favorite-item__remove"
-      onSubmit={(event) => {
-        if (!stopWhenOffline(event)) onSent();
-      }}
-    >
-      <input type="hidden" name="intent" value={UNFAVORITE_INTENT} />
-      <input type="hidden" name="expertId" value={expert.id} />
-      <button
-        ref={button}
-        type="submit"
-        className={buttonClass({ variant: "ghost", size: "sm" })}
-        aria-label={`Remove from favorites: ${expert.name}`}
+    <li className="favorite-item" hidden={pending}>
+      <ExpertCard expert={expert} />
+      <fetcher.Form
+        method="post"
+        action="/dashboard?index"
+        className="favorite-item__remove"
+        onSubmit={(event) => {
+          if (!stopWhenOffline(event)) onSent();
+        }}
       >
-        Remove from favorites
-      </button>
-    </fetcher.Form>
+        <input type="hidden" name="intent" value={UNFAVORITE_INTENT} />
+        <input type="hidden" name="expertId" value={expert.id} />
+        <button
+          ref={button}
+          type="submit"
+          className={buttonClass({ variant: "ghost", size: "sm" })}
+          aria-label={`Remove from favorites: ${expert.name}`}
+        >
+          Remove from favorites
+        </button>
+      </fetcher.Form>
+    </li>
   );
 }
