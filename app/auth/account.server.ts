@@ -27,7 +27,7 @@ import {
   updateUserProfile,
 } from "~/models/users.server";
 import { AccountProfileSchema, ChangePasswordSchema, WRONG_CURRENT_PASSWORD_MESSAGE } from "~/schemas/auth";
-import { invalidateExpert } from "~/services/cache.server";
+import { invalidateExpert, invalidateExperts } from "~/services/cache.server";
 import { deleteImageIfUnused } from "~/services/expert-images.server";
 import { redirectWithToast } from "~/services/flash.server";
 import { clientAddress } from "./authenticator.server";
@@ -225,9 +225,10 @@ export async function closeAccount(
   await withdrawQuestionsOfClosingAsker(questionDeps(context), user.id);
   if (expert) await invalidateExpert(context, { id: expert.id, customUrls: [expert.customUrl] });
   // Their questions left those profiles' Q&A: the cached copies go too.
-  for (const shown of profilesShowingTheirQuestions) {
-    await invalidateExpert(context, { id: shown.id, customUrls: [shown.customUrl] });
-  }
+  await invalidateExperts(
+    context,
+    profilesShowingTheirQuestions.map((shown) => ({ id: shown.id, customUrls: [shown.customUrl] })),
+  );
   // Their pictures go too (unless another profile shows the same one); the account is gone either way.
   for (const url of images) {
     await deleteImageIfUnused(context, url).catch((error) =>

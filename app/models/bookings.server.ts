@@ -19,7 +19,7 @@
  *   PaymentIntents first, so nobody pays for a slot they lost) and retries refunds that failed.
  */
 import type { AppLoadContext } from "@remix-run/cloudflare";
-import { and, asc, desc, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Database } from "~/db/client.server";
@@ -620,18 +620,16 @@ export async function createBooking(
   };
 }
 
-/** A client's confirmed sessions still to come (what closing their account cancels where it may). */
-export async function listUpcomingBookingIdsOfClient(db: Database, userId: number, now: Date) {
-  const rows = await db
+/** The ids of a client's confirmed sessions that also meet `when`. */
+const confirmedSessionsOfClient = (db: Database, userId: number, ...when: SQL[]) =>
+  db
     .select({ id: bookings.id })
     .from(bookings)
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.status, "confirmed"),
-        sql`${bookings.startsAt} > ${now.getTime()}`,
-      ),
-    );
+    .where(and(eq(bookings.userId, userId), eq(bookings.status, "confirmed"), ...when));
+
+/** A client's confirmed sessions still to come (what closing their account cancels where it may). */
+export async function listUpcomingBookingIdsOfClient(db: Database, userId: number, now: Date) {
+  const rows = await confirmedSessionsOfClient(db, userId, sql`${bookings.startsAt} > ${now.getTime()}`);
   return rows.map((row) => row.id);
 }
 
@@ -641,18 +639,12 @@ export async function listUpcomingBookingIdsOfClient(db: Database, userId: numbe
  * send its video link to.
  */
 export async function hasSessionTooSoonToCancel(db: Database, userId: number, now: Date) {
-  const [row] = await db
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.status, "confirmed"),
-        sql`${bookings.endsAt} > ${now.getTime()}`,
-        sql`${bookings.startsAt} < ${now.getTime() + CLIENT_CANCEL_CUTOFF_MS}`,
-      ),
-    )
-    .limit(1);
+  const [row] = await confirmedSessionsOfClient(
+    db,
+    userId,
+    sql`${bookings.endsAt} > ${now.getTime()}`,
+    sql`${bookings.startsAt} < ${now.getTime() + CLIENT_CANCEL_CUTOFF_MS}`,
+  ).limit(1);
   return row !== undefined;
 }
 

@@ -105,20 +105,34 @@ export async function invalidate(kv: KVNamespace, keys: readonly string[]) {
  * and the pages that show them in the edge cache (their profile under every address, home, browse and
  * the category pages).
  */
-export async function invalidateExpert(
+export function invalidateExpert(
   context: { cache: KVNamespace; purgePublicPages?: AppLoadContext["purgePublicPages"] },
   expert: { id: number; customUrls?: ReadonlyArray<string | null | undefined> },
 ) {
-  const urls = (expert.customUrls ?? []).filter((url): url is string => Boolean(url));
+  return invalidateExperts(context, [expert]);
+}
+
+/** invalidateExpert for several experts at once: the pages they share are purged once. */
+export async function invalidateExperts(
+  context: { cache: KVNamespace; purgePublicPages?: AppLoadContext["purgePublicPages"] },
+  experts: ReadonlyArray<{ id: number; customUrls?: ReadonlyArray<string | null | undefined> }>,
+) {
+  if (experts.length === 0) return;
+  const urlsOf = (expert: (typeof experts)[number]) =>
+    (expert.customUrls ?? []).filter((url): url is string => Boolean(url));
   await invalidate(context.cache, [
-    cacheKeys.expertProfile(expert.id),
     cacheKeys.featuredExperts(),
-    ...urls.map((url) => cacheKeys.expertIdByCustomUrl(url)),
+    ...experts.flatMap((expert) => [
+      cacheKeys.expertProfile(expert.id),
+      ...urlsOf(expert).map((url) => cacheKeys.expertIdByCustomUrl(url)),
+    ]),
   ]);
   await context.purgePublicPages?.([
-    `/expert/${expert.id}`,
-    `/experts/${expert.id}`,
-    ...urls.flatMap((url) => [`/${url}`, `/expert/${url}`]),
+    ...experts.flatMap((expert) => [
+      `/expert/${expert.id}`,
+      `/experts/${expert.id}`,
+      ...urlsOf(expert).flatMap((url) => [`/${url}`, `/expert/${url}`]),
+    ]),
     "/",
     "/experts",
     "/browse",
